@@ -29,12 +29,16 @@ func (c Cell) Col() int { return int(c) % 5 }
 // Valid reports whether c is a square of the board.
 func (c Cell) Valid() bool { return c >= 0 && c < NumCells }
 
+// allCellNames holds every cell's name in order, two characters each, so
+// that String does not allocate.
+const allCellNames = "A1A2A3A4A5B1B2B3B4B5C1C2C3C4C5D1D2D3D4D5E1E2E3E4E5"
+
 // String gives the cell's name, e.g. "C3".
 func (c Cell) String() string {
 	if !c.Valid() {
 		return "--"
 	}
-	return string([]byte{byte('A' + c.Row()), byte('1' + c.Col())})
+	return allCellNames[2*int(c) : 2*int(c)+2]
 }
 
 // ParseCell reads a cell name such as "C3" (case-insensitive).

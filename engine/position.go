@@ -60,6 +60,21 @@ func (p Pawn) Title() string {
 	return "?"
 }
 
+// words gives the name in words inside a sentence, e.g. "light female".
+func (p Pawn) words() string {
+	switch p {
+	case LightFemale:
+		return "light female"
+	case DarkMale:
+		return "dark male"
+	case LightMale:
+		return "light male"
+	case DarkFemale:
+		return "dark female"
+	}
+	return "?"
+}
+
 // Colour is the pawn's colour as a camera sees it.
 func (p Pawn) Colour() observation.Occupant {
 	if p == LightFemale || p == LightMale {
@@ -111,6 +126,30 @@ func (p Position) Clone() Position {
 		q.God = &g
 	}
 	return q
+}
+
+// Equal reports whether p and q are the same position: same terrain,
+// levels, builders and enemies in the same order, and god card. A nil and
+// an empty slice are alike.
+func (p Position) Equal(q Position) bool {
+	if p.Terrain != q.Terrain || p.Levels != q.Levels ||
+		len(p.Builders) != len(q.Builders) || len(p.Enemies) != len(q.Enemies) {
+		return false
+	}
+	for i := range p.Builders {
+		if p.Builders[i] != q.Builders[i] {
+			return false
+		}
+	}
+	for i := range p.Enemies {
+		if p.Enemies[i] != q.Enemies[i] {
+			return false
+		}
+	}
+	if (p.God == nil) != (q.God == nil) {
+		return false
+	}
+	return p.God == nil || *p.God == *q.God
 }
 
 // BuilderAt gives the index of the builder on c, or -1.
@@ -194,25 +233,33 @@ func (p *Position) Validate() error {
 	if len(p.Enemies) > NumPawns {
 		return fmt.Errorf("%d enemies: there are at most 4", len(p.Enemies))
 	}
-	var seen [NumCells]string
-	check := func(c Cell, who string) error {
+	// who names the pawn on a cell for an error; built only when one is
+	// reported, so that validating a good position does not allocate.
+	var seen [NumCells]int8 // 0: free, 1: a builder, 2+i: enemy i
+	who := func(k int8) string {
+		if k == 1 {
+			return "a builder"
+		}
+		return "the " + p.Enemies[k-2].Pawn.String()
+	}
+	check := func(c Cell, k int8) error {
 		if !c.Valid() {
-			return fmt.Errorf("%s: not on the board", who)
+			return fmt.Errorf("%s: not on the board", who(k))
 		}
-		if seen[c] != "" {
-			return fmt.Errorf("%v: two pawns on one cell (%s and %s)", c, seen[c], who)
+		if seen[c] != 0 {
+			return fmt.Errorf("%v: two pawns on one cell (%s and %s)", c, who(seen[c]), who(k))
 		}
-		seen[c] = who
+		seen[c] = k
 		if p.Terrain[c] == Water {
-			return fmt.Errorf("%v: %s stands on water", c, who)
+			return fmt.Errorf("%v: %s stands on water", c, who(k))
 		}
 		if p.Levels[c] == Dome {
-			return fmt.Errorf("%v: %s stands on a dome", c, who)
+			return fmt.Errorf("%v: %s stands on a dome", c, who(k))
 		}
 		return nil
 	}
 	for _, b := range p.Builders {
-		if err := check(b, "a builder"); err != nil {
+		if err := check(b, 1); err != nil {
 			return err
 		}
 	}
@@ -228,7 +275,7 @@ func (p *Position) Validate() error {
 		if e.Facing > W {
 			return fmt.Errorf("enemy %s: unknown facing", e.Pawn)
 		}
-		if err := check(e.Cell, "the "+e.Pawn.String()); err != nil {
+		if err := check(e.Cell, int8(2+i)); err != nil {
 			return err
 		}
 	}

@@ -233,10 +233,10 @@ func poseFromHomography(h homography, cx, cy, defaultF float64) camera {
 	return cam
 }
 
-func norm3(a [3]float64) float64          { return math.Sqrt(dot3(a, a)) }
-func dot3(a, b [3]float64) float64        { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
+func norm3(a [3]float64) float64                { return math.Sqrt(dot3(a, a)) }
+func dot3(a, b [3]float64) float64              { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
 func scale3(a [3]float64, s float64) [3]float64 { return [3]float64{a[0] * s, a[1] * s, a[2] * s} }
-func sub3(a, b [3]float64) [3]float64     { return [3]float64{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
+func sub3(a, b [3]float64) [3]float64           { return [3]float64{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
 func cross3(a, b [3]float64) [3]float64 {
 	return [3]float64{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
 }

@@ -1,0 +1,404 @@
+// Package accuracy measures the vision reader against the simulated table:
+// each seed's scene is rendered by sim, JPEG-compressed at the scene's quality
+// and decoded again like a real frame, read, and compared with the truth.
+package accuracy
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+	"sync"
+
+	"companion/observation"
+	"companion/sim"
+	"companion/vision"
+
+	"gocv.io/x/gocv"
+)
+
+// Reader is what the harness measures; *vision.Reader satisfies it.
+type Reader interface {
+	Read(img gocv.Mat) (vision.Result, error)
+}
+
+// Sample is one seed's outcome.
+type Sample struct {
+	Seed      int64
+	Elevation float64
+	Azimuth   float64
+	Lighting  string
+	Truth     observation.Board
+	Read      observation.Board
+	Err       error      // the reader's error, if any
+	Wrong     int        // cells whose token differs
+	CornerPx  [4]float64 // corner errors in pixels
+	Pitch     float64    // mean cell pitch in pixels
+	Millis    float64
+	Conf      [25]float64
+}
+
+// Group is the figures for a subset of samples.
+type Group struct {
+	Name                      string
+	Boards, Perfect, Failed   int
+	Cells, Level, Occ, Tokens int
+	CornerShares              []float64 // corner error / pitch, all corners
+}
+
+// Report is the harness outcome.
+type Report struct {
+	Samples   []Sample
+	All       Group
+	Bands     []Group // by camera elevation
+	Lightings []Group
+	// Confusion counts true class (row) against read class (column); the
+	// classes are the 17 tokens 0,0B,0L,0D,...,3D,4 and, for reads only,
+	// "fail" when the frame was not read at all.
+	Confusion [17][18]int
+	// Confidence calibration: correct and wrong cells by reported confidence.
+	ConfHist [10][2]int
+}
+
+// Classes are the token classes of the confusion table.
+var Classes = func() []string {
+	var c []string
+	for l := 0; l <= 3; l++ {
+		for _, o := range []string{"", "B", "L", "D"} {
+			c = append(c, fmt.Sprintf("%d%s", l, o))
+		}
+	}
+	return append(c, "4")
+}()
+
+func classOf(s observation.Square) int {
+	if s.Level >= 4 {
+		return 16
+	}
+	return int(s.Level)*4 + int(s.Occupant)
+}
+
+// Render gives seed's frame as a decoded JPEG at the scene's quality (the
+// caller must Close the Mat) and the truth.
+func Render(seed int64) (gocv.Mat, sim.Truth, error) {
+	sc := sim.RandomScene(seed)
+	img, truth := sim.Render(sc)
+	data, err := sim.EncodeJPEG(img, sc.JPEGQuality)
+	if err != nil {
+		return gocv.NewMat(), truth, fmt.Errorf("seed %d: encoding: %w", seed, err)
+	}
+	m, err := vision.DecodeBytes(data)
+	if err != nil {
+		return m, truth, fmt.Errorf("seed %d: decoding: %w", seed, err)
+	}
+	return m, truth, nil
+}
+
+type rendered struct {
+	seed  int64
+	mat   gocv.Mat
+	truth sim.Truth
+	err   error
+}
+
+// Run renders and reads every seed. Rendering runs on all cores, a few
+// frames ahead; reading runs on the calling goroutine (the reader is not
+// shared). It stops early when ctx is done and reports what it has.
+func Run(ctx context.Context, seeds []int64, reader Reader) Report {
+	// sim.Render already uses every core; one renderer keeps a frame ahead.
+	workers := 1
+	out := make([]chan rendered, len(seeds))
+	for i := range out {
+		out[i] = make(chan rendered, 1)
+	}
+	tokens := make(chan struct{}, 2) // frames rendered but not yet read
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				m, t, err := Render(seeds[i])
+				out[i] <- rendered{seeds[i], m, t, err}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for i := range seeds {
+			select {
+			case tokens <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case jobs <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	var rep Report
+	for i := range seeds {
+		var rd rendered
+		select {
+		case rd = <-out[i]:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			if rd.mat.Ptr() != nil {
+				rd.mat.Close()
+			}
+			break
+		}
+		rep.Samples = append(rep.Samples, measure(rd, reader))
+		rd.mat.Close()
+		<-tokens
+	}
+	// Let the producer stop, then close any frame rendered but not read.
+	for {
+		select {
+		case <-tokens:
+			continue
+		default:
+		}
+		break
+	}
+	wg.Wait()
+	for i := range out {
+		select {
+		case rd := <-out[i]:
+			rd.mat.Close()
+		default:
+		}
+	}
+	rep.summarise()
+	return rep
+}
+
+func measure(rd rendered, reader Reader) Sample {
+	t := rd.truth
+	s := Sample{Seed: rd.seed, Elevation: t.Elevation, Azimuth: t.Azimuth, Lighting: t.Lighting, Truth: t.Board}
+	for i := 0; i < 4; i++ {
+		a, b := t.Corners[i], t.Corners[(i+1)%4]
+		s.Pitch += math.Hypot(a[0]-b[0], a[1]-b[1]) / 20
+	}
+	if rd.err != nil {
+		s.Err = rd.err
+		s.Wrong = 25
+		return s
+	}
+	res, err := reader.Read(rd.mat)
+	if err != nil {
+		s.Err = err
+		s.Wrong = 25
+		return s
+	}
+	s.Read = res.Board
+	s.Millis = res.Millis
+	s.Conf = res.Confidence
+	for i := 0; i < 4; i++ {
+		s.CornerPx[i] = math.Hypot(res.Corners[i][0]-t.Corners[i][0], res.Corners[i][1]-t.Corners[i][1])
+	}
+	for i := range s.Truth {
+		if s.Truth[i] != s.Read[i] {
+			s.Wrong++
+		}
+	}
+	return s
+}
+
+func (g *Group) add(s Sample) {
+	g.Boards++
+	if s.Err != nil {
+		g.Failed++
+		g.Cells += 25
+		return
+	}
+	if s.Wrong == 0 {
+		g.Perfect++
+	}
+	for i := range s.Truth {
+		g.Cells++
+		if s.Truth[i].Level == s.Read[i].Level {
+			g.Level++
+		}
+		if s.Truth[i].Occupant == s.Read[i].Occupant {
+			g.Occ++
+		}
+		if s.Truth[i] == s.Read[i] {
+			g.Tokens++
+		}
+	}
+	for _, c := range s.CornerPx {
+		g.CornerShares = append(g.CornerShares, c/s.Pitch)
+	}
+}
+
+// Band names the elevation band of a camera elevation in degrees.
+func Band(el float64) string {
+	switch {
+	case el < 60:
+		return "45-60"
+	case el < 75:
+		return "60-75"
+	}
+	return "75-90"
+}
+
+func (rep *Report) summarise() {
+	rep.All = Group{Name: "all"}
+	bands := map[string]*Group{}
+	lights := map[string]*Group{}
+	for _, s := range rep.Samples {
+		rep.All.add(s)
+		b := Band(s.Elevation)
+		if bands[b] == nil {
+			bands[b] = &Group{Name: "elevation " + b}
+		}
+		bands[b].add(s)
+		if lights[s.Lighting] == nil {
+			lights[s.Lighting] = &Group{Name: "lighting " + s.Lighting}
+		}
+		lights[s.Lighting].add(s)
+		for i := range s.Truth {
+			tc := classOf(s.Truth[i])
+			if s.Err != nil {
+				rep.Confusion[tc][17]++
+				continue
+			}
+			rep.Confusion[tc][classOf(s.Read[i])]++
+			k := int(s.Conf[i] * 10)
+			k = max(0, min(9, k))
+			if s.Truth[i] == s.Read[i] {
+				rep.ConfHist[k][0]++
+			} else {
+				rep.ConfHist[k][1]++
+			}
+		}
+	}
+	rep.Bands = sortedGroups(bands)
+	rep.Lightings = sortedGroups(lights)
+}
+
+func sortedGroups(m map[string]*Group) []Group {
+	var keys []string
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var out []Group
+	for _, k := range keys {
+		out = append(out, *m[k])
+	}
+	return out
+}
+
+// CellAccuracy is the share of cells read exactly (level and occupant).
+func (g Group) CellAccuracy() float64 { return ratio(g.Tokens, g.Cells) }
+
+// PerfectShare is the share of boards read with every cell right.
+func (g Group) PerfectShare() float64 { return ratio(g.Perfect, g.Boards) }
+
+// CornerQuantile gives the q-quantile of the corner error as a share of
+// the cell pitch (NaN when no corners were measured).
+func (g Group) CornerQuantile(q float64) float64 { return quantile(g.CornerShares, q) }
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return math.NaN()
+	}
+	return float64(a) / float64(b)
+}
+
+func quantile(v []float64, q float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	i := int(q * float64(len(s)-1))
+	return s[i]
+}
+
+// CornerPxQuantile gives the q-quantile of the corner errors in pixels.
+func (rep Report) CornerPxQuantile(q float64) float64 {
+	var v []float64
+	for _, s := range rep.Samples {
+		if s.Err == nil {
+			v = append(v, s.CornerPx[:]...)
+		}
+	}
+	return quantile(v, q)
+}
+
+// WriteText writes the report for people.
+func (rep Report) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "boards %d, read %d, failed %d\n", rep.All.Boards, rep.All.Boards-rep.All.Failed, rep.All.Failed)
+	fmt.Fprintf(w, "cells exactly right %.2f%% (level %.2f%%, occupant %.2f%%); boards perfect %.1f%%\n",
+		100*rep.All.CellAccuracy(), 100*ratio(rep.All.Level, rep.All.Cells), 100*ratio(rep.All.Occ, rep.All.Cells), 100*rep.All.PerfectShare())
+	fmt.Fprintf(w, "corner error: median %.2f px (%.2f%% of pitch), p95 %.2f px (%.2f%% of pitch)\n",
+		rep.CornerPxQuantile(0.5), 100*rep.All.CornerQuantile(0.5), rep.CornerPxQuantile(0.95), 100*rep.All.CornerQuantile(0.95))
+	var ms []float64
+	for _, s := range rep.Samples {
+		if s.Err == nil {
+			ms = append(ms, s.Millis)
+		}
+	}
+	fmt.Fprintf(w, "recognition time: median %.1f ms, p95 %.1f ms (all cores, see BenchmarkRead for one core)\n\n", quantile(ms, 0.5), quantile(ms, 0.95))
+	fmt.Fprintf(w, "%-22s %6s %8s %8s %9s %9s\n", "group", "boards", "cells%", "perfect%", "corner50%", "corner95%")
+	for _, g := range append(append([]Group{rep.All}, rep.Bands...), rep.Lightings...) {
+		fmt.Fprintf(w, "%-22s %6d %8.2f %8.1f %9.2f %9.2f\n", g.Name, g.Boards, 100*g.CellAccuracy(), 100*g.PerfectShare(),
+			100*g.CornerQuantile(0.5), 100*g.CornerQuantile(0.95))
+	}
+	fmt.Fprintf(w, "\nconfusion (rows true, columns read; only non-empty rows):\n%5s", "")
+	for _, c := range Classes {
+		fmt.Fprintf(w, "%5s", c)
+	}
+	fmt.Fprintf(w, "%5s\n", "fail")
+	for t, row := range rep.Confusion {
+		n := 0
+		for _, v := range row {
+			n += v
+		}
+		if n == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "%5s", Classes[t])
+		for _, v := range row {
+			if v == 0 {
+				fmt.Fprintf(w, "%5s", ".")
+			} else {
+				fmt.Fprintf(w, "%5d", v)
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "\nconfidence calibration (confidence band: right/wrong cells):\n")
+	for k, c := range rep.ConfHist {
+		if c[0]+c[1] > 0 {
+			fmt.Fprintf(w, "  %.1f-%.1f: %d/%d\n", float64(k)/10, float64(k+1)/10, c[0], c[1])
+		}
+	}
+	var fails []string
+	for _, s := range rep.Samples {
+		if s.Err != nil {
+			fails = append(fails, fmt.Sprintf("  seed %d (el %.0f, az %.0f, %s): %v", s.Seed, s.Elevation, s.Azimuth, s.Lighting, s.Err))
+		} else if s.Wrong > 0 {
+			var d []string
+			for i := range s.Truth {
+				if s.Truth[i] != s.Read[i] {
+					d = append(d, fmt.Sprintf("%c%d %s->%s(%.2f)", 'A'+i/5, i%5+1, s.Truth[i], s.Read[i], s.Conf[i]))
+				}
+			}
+			fails = append(fails, fmt.Sprintf("  seed %d (el %.0f, az %.0f, %s): %s", s.Seed, s.Elevation, s.Azimuth, s.Lighting, strings.Join(d, ", ")))
+		}
+	}
+	fmt.Fprintf(w, "\nfailing seeds (%d):\n", len(fails))
+	for _, f := range fails {
+		fmt.Fprintln(w, f)
+	}
+}

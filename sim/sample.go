@@ -1,0 +1,87 @@
+package sim
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/jpeg"
+	"os"
+	"path/filepath"
+
+	"companion/observation"
+)
+
+// EncodeJPEG is the camera's compression step: img as a baseline JPEG at
+// quality (1-100).
+func EncodeJPEG(img image.Image, quality int) ([]byte, error) {
+	var b bytes.Buffer
+	if err := jpeg.Encode(&b, img, &jpeg.Options{Quality: quality}); err != nil {
+		return nil, fmt.Errorf("sim: encoding jpeg: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+// sampleJSON is a sample's truth file.
+type sampleJSON struct {
+	Seed         int64         `json:"seed"`
+	Board        []string      `json:"board"`
+	Corners      [4][2]float64 `json:"corners"`
+	Elevation    float64       `json:"elevation"`
+	Azimuth      float64       `json:"azimuth"`
+	Roll         float64       `json:"roll"`
+	FOV          float64       `json:"fov"`
+	Lighting     string        `json:"lighting"`
+	Width        int           `json:"width"`
+	Height       int           `json:"height"`
+	GridFraction float64       `json:"grid_fraction"`
+}
+
+// WriteSample renders seed's scene into dir as seed-<N>.jpg (at the
+// scene's JPEG quality) and its truth as seed-<N>.json.
+func WriteSample(dir string, seed int64) (imagePath, truthPath string, err error) {
+	s := RandomScene(seed)
+	img, t := Render(s)
+	data, err := EncodeJPEG(img, s.JPEGQuality)
+	if err != nil {
+		return "", "", err
+	}
+	js, err := json.Marshal(sampleJSON{
+		Seed: t.Seed, Board: t.Board.Tokens(), Corners: t.Corners,
+		Elevation: t.Elevation, Azimuth: t.Azimuth, Roll: t.Roll, FOV: t.FOV,
+		Lighting: t.Lighting, Width: t.Width, Height: t.Height, GridFraction: t.GridFraction,
+	})
+	if err != nil {
+		return "", "", fmt.Errorf("sim: truth of seed %d: %w", seed, err)
+	}
+	imagePath = filepath.Join(dir, fmt.Sprintf("seed-%d.jpg", seed))
+	truthPath = filepath.Join(dir, fmt.Sprintf("seed-%d.json", seed))
+	if err := os.WriteFile(imagePath, data, 0o644); err != nil {
+		return "", "", fmt.Errorf("sim: writing sample: %w", err)
+	}
+	if err := os.WriteFile(truthPath, append(js, '\n'), 0o644); err != nil {
+		return "", "", fmt.Errorf("sim: writing sample: %w", err)
+	}
+	return imagePath, truthPath, nil
+}
+
+// LoadTruth reads a truth file written by WriteSample.
+func LoadTruth(path string) (Truth, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Truth{}, fmt.Errorf("sim: reading truth: %w", err)
+	}
+	var j sampleJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		return Truth{}, fmt.Errorf("sim: truth %s: %w", path, err)
+	}
+	b, err := observation.Parse(j.Board)
+	if err != nil {
+		return Truth{}, fmt.Errorf("sim: truth %s: %w", path, err)
+	}
+	return Truth{
+		Board: b, Corners: j.Corners, Elevation: j.Elevation, Azimuth: j.Azimuth,
+		Roll: j.Roll, FOV: j.FOV, Lighting: j.Lighting, Seed: j.Seed,
+		Width: j.Width, Height: j.Height, GridFraction: j.GridFraction,
+	}, nil
+}

@@ -1,0 +1,226 @@
+package vision
+
+import (
+	"image"
+	"math"
+
+	"companion/observation"
+)
+
+// Cell reading by render and compare. For each cell there are 17 hypotheses:
+// level 0-3 with no pawn or a blue, light or dark pawn, and a dome. Each is
+// drawn with the camera recovered from the grid (the outlines of its tiers,
+// dome and pawn where the camera would see them, nearer cells drawn over
+// farther ones) into a label map, and scored by how well every pixel's
+// colour fits the label drawn there. Cells are decided by coordinate
+// descent, nearest row first, a few sweeps. A cell whose hypotheses all
+// score alike (hidden behind a tall tower) gets a low confidence.
+
+const nHyp = 17
+
+// Labels of the drawn map.
+const (
+	labBoard = iota
+	labBlock
+	labDome
+	labBlue
+	labLight
+	labDark
+	nLab
+)
+
+func hypSquare(k int) observation.Square {
+	if k == 16 {
+		return observation.Square{Level: 4}
+	}
+	return observation.Square{Level: uint8(k / 4), Occupant: observation.Occupant(k % 4)}
+}
+
+type drawn struct {
+	outline poly
+	lab     uint8
+}
+
+type cellCtx struct {
+	cam    camera
+	w, h   int
+	shapes [25][nHyp][]drawn
+	box    [25][nHyp]image.Rectangle
+	region [25]image.Rectangle // union over hypotheses
+	order  [25]int             // drawing order, farthest first
+	rank   [25]int
+	hyp    [25]int
+	lab    []uint8
+	tmp    []pt
+	scores [25][nHyp]float64
+}
+
+func (r *Reader) readCells(h homography, res *Result) {
+	c := &r.cc
+	all := c.setup(h, r.px.w, r.px.h)
+	r.model.compute(&r.px, all, h)
+	for sweep := 0; sweep < 3; sweep++ {
+		changed := false
+		for q := 24; q >= 0; q-- {
+			i := c.order[q]
+			best, bestK := math.Inf(-1), 0
+			for k := 0; k < nHyp; k++ {
+				s := c.score(i, k, &r.model)
+				c.scores[i][k] = s
+				if s > best {
+					best, bestK = s, k
+				}
+			}
+			if bestK != c.hyp[i] {
+				changed = true
+				c.hyp[i] = bestK
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	for i := range c.hyp {
+		res.Board[i] = hypSquare(c.hyp[i])
+		res.Confidence[i] = c.confidence(i)
+	}
+}
+
+// confidence is the softmax probability of the chosen hypothesis, the
+// score differences scaled per pixel of the cell's area.
+func (c *cellCtx) confidence(i int) float64 {
+	b := c.hyp[i]
+	area := float64(c.region[i].Dx()*c.region[i].Dy()) + 1
+	t := 0.02 * area // temperature: score units per nat
+	var z float64
+	for k := 0; k < nHyp; k++ {
+		z += math.Exp((c.scores[i][k] - c.scores[i][b]) / t)
+	}
+	return 1 / z
+}
+
+// setup poses the camera from the reduced-frame homography and prepares
+// every cell's hypotheses; it returns the region they may cover.
+func (c *cellCtx) setup(h homography, w, hh int) image.Rectangle {
+	defF := 0.5 * float64(hh) / math.Tan(50*math.Pi/180/2)
+	c.cam = poseFromHomography(h, float64(w)/2, float64(hh)/2, defF)
+	c.w, c.h = w, hh
+	if cap(c.lab) < w*hh {
+		c.lab = make([]uint8, w*hh)
+	}
+	c.lab = c.lab[:w*hh]
+	c.prepare()
+	all := image.Rectangle{}
+	for i := range c.region {
+		all = all.Union(c.region[i])
+	}
+	for i := range c.hyp {
+		c.hyp[i] = 0
+	}
+	return all
+}
+
+func (c *cellCtx) prepare() {
+	bounds := image.Rect(0, 0, c.w, c.h)
+	var depth [25]float64
+	for i := 0; i < 25; i++ {
+		row, col := i/5, i%5
+		c.region[i] = image.Rectangle{}
+		for k := 0; k < nHyp; k++ {
+			sq := hypSquare(k)
+			c.shapes[i][k] = c.shapes[i][k][:0]
+			for _, s := range cellShapes(&c.cam, row, col, int(sq.Level), sq.Occupant != observation.Empty, nil, c.tmp) {
+				l := uint8(labBlock)
+				switch s.part {
+				case partDome:
+					l = labDome
+				case partPawn:
+					l = uint8(labBlue + int(sq.Occupant) - 1)
+				}
+				c.shapes[i][k] = append(c.shapes[i][k], drawn{s.outline, l})
+			}
+			// The ground footprint always belongs to the cell's region.
+			fp := prism(&c.cam, row, col, 1, 0, 0, false, c.tmp, nil)
+			bb := polyBox(fp)
+			for _, d := range c.shapes[i][k] {
+				bb = bb.Union(polyBox(d.outline))
+			}
+			c.box[i][k] = bb.Intersect(bounds)
+			c.region[i] = c.region[i].Union(c.box[i][k])
+		}
+		// Depth of the cell centre along the view.
+		r := &c.cam.r
+		x, y, z := float64(col)+0.5, float64(row)+0.5, 0.5
+		depth[i] = r[6]*x + r[7]*y + r[8]*z + c.cam.t[2]
+	}
+	for i := range c.order {
+		c.order[i] = i
+	}
+	// Insertion sort by depth, farthest first.
+	for a := 1; a < 25; a++ {
+		for b := a; b > 0 && depth[c.order[b]] > depth[c.order[b-1]]; b-- {
+			c.order[b], c.order[b-1] = c.order[b-1], c.order[b]
+		}
+	}
+	for q, i := range c.order {
+		c.rank[i] = q
+	}
+}
+
+func polyBox(p poly) image.Rectangle {
+	if len(p) == 0 {
+		return image.Rectangle{}
+	}
+	x0, y0, x1, y1 := p[0].X, p[0].Y, p[0].X, p[0].Y
+	for _, q := range p {
+		x0, y0 = math.Min(x0, q.X), math.Min(y0, q.Y)
+		x1, y1 = math.Max(x1, q.X), math.Max(y1, q.Y)
+	}
+	return image.Rect(int(math.Floor(x0)), int(math.Floor(y0)), int(math.Ceil(x1))+1, int(math.Ceil(y1))+1)
+}
+
+// draw fills the label map over reg with every cell as it stands, except
+// cell i drawn as hypothesis k.
+func (c *cellCtx) draw(reg image.Rectangle, i, k int) {
+	w := c.w
+	for y := reg.Min.Y; y < reg.Max.Y; y++ {
+		row := c.lab[y*w+reg.Min.X : y*w+reg.Max.X]
+		for x := range row {
+			row[x] = labBoard
+		}
+	}
+	for _, j := range c.order {
+		kj := c.hyp[j]
+		if j == i {
+			kj = k
+		}
+		if !c.box[j][kj].Overlaps(reg) {
+			continue
+		}
+		for _, d := range c.shapes[j][kj] {
+			l := d.lab
+			fill(d.outline, reg.Min.X, reg.Min.Y, reg.Max.X, reg.Max.Y, func(x, y int) { c.lab[y*w+x] = l })
+		}
+	}
+}
+
+// score draws the board around cell i with cell i as hypothesis k and the
+// others as they stand, and sums the label log-likelihoods over cell i's
+// region.
+func (c *cellCtx) score(i, k int, m *colourModel) float64 {
+	reg := c.region[i]
+	if reg.Empty() {
+		return 0
+	}
+	c.draw(reg, i, k)
+	w := c.w
+	var s float64
+	for y := reg.Min.Y; y < reg.Max.Y; y++ {
+		o := y*w + reg.Min.X
+		for x := reg.Min.X; x < reg.Max.X; x++ {
+			s += float64(m.ll[c.lab[o]][o])
+			o++
+		}
+	}
+	return s
+}

@@ -1,0 +1,607 @@
+package vision
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"sort"
+
+	"gocv.io/x/gocv"
+)
+
+// Board localisation, with no markers: Canny edges and Hough lines on the
+// reduced frame; the lines split into the two families of the grid (rows,
+// near horizontal, and columns); in each family a search for six lines whose
+// positions follow a projective equal spacing (the image of six equally
+// spaced parallel lines); then every pairing of the best row and column
+// sequences gives a homography, scored by the edge support along all twelve
+// grid lines. refine then fits the grid to the full-resolution frame.
+
+type hline struct {
+	rho, theta float64
+	weight     float64
+	pos, pos2  float64 // where it crosses the family's two transversals
+}
+
+// lineSeq is a candidate set of six grid lines of one family.
+type lineSeq struct {
+	match [6]int // index into the family's lines, -1 when predicted only
+	pos   [6]float64
+	pos2  [6]float64
+	score float64
+}
+
+const maxLines = 70
+
+var debugLocate = false
+
+func (r *Reader) locate() (homography, bool) {
+	w, h := r.gray.Cols(), r.gray.Rows()
+	gocv.GaussianBlur(r.gray, &r.blur, image.Pt(5, 5), 0, 0, gocv.BorderDefault)
+	gocv.Canny(r.blur, &r.edges, 25, 75)
+	ed, err := r.edges.DataPtrUint8()
+	if err != nil {
+		return homography{}, false
+	}
+	if cap(r.edge) < len(ed) {
+		r.edge = make([]uint8, len(ed))
+	}
+	r.edge = r.edge[:len(ed)]
+	copy(r.edge, ed)
+
+	gocv.HoughLines(r.edges, &r.lines, 1, math.Pi/180, int(0.10*float64(h)))
+	raw, err := r.lines.DataPtrFloat32()
+	if err != nil || len(raw) < 4 {
+		return homography{}, false
+	}
+	xc, yc := float64(w)/2, float64(h)/2
+	var rows, cols []hline
+	var kept []hline
+	for i := 0; i+1 < len(raw) && len(kept) < maxLines; i += 2 {
+		l := hline{rho: float64(raw[i]), theta: float64(raw[i+1])}
+		// OpenCV puts pixel centres at integers; here pixel i covers [i, i+1).
+		l.rho += 0.5 * (math.Cos(l.theta) + math.Sin(l.theta))
+		l.weight = 1 / (1 + float64(i/2)/20)
+		dup := false
+		for _, k := range kept {
+			if sameLine(k, l, xc, yc) {
+				dup = true
+				break
+			}
+		}
+		if dup {
+			continue
+		}
+		kept = append(kept, l)
+		s, c := math.Sin(l.theta), math.Cos(l.theta)
+		if math.Abs(l.theta-math.Pi/2) < 40*math.Pi/180 {
+			x1, x2 := xc-float64(w)/5, xc+float64(w)/5
+			l.pos = (l.rho - x1*c) / s
+			l.pos2 = (l.rho - x2*c) / s
+			rows = append(rows, l)
+		} else {
+			y1, y2 := yc-float64(h)/4, yc+float64(h)/4
+			l.pos = (l.rho - y1*s) / c
+			l.pos2 = (l.rho - y2*s) / c
+			cols = append(cols, l)
+		}
+	}
+	if len(rows) < 3 || len(cols) < 3 {
+		return homography{}, false
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i].pos < rows[j].pos })
+	sort.Slice(cols, func(i, j int) bool { return cols[i].pos < cols[j].pos })
+	rs := bestSequences(rows, 8)
+	cs := bestSequences(cols, 8)
+	if debugLocate {
+		for _, l := range rows {
+			fmt.Printf("row line theta %.1f rho %.1f pos %.1f w %.2f\n", l.theta*180/math.Pi, l.rho, l.pos, l.weight)
+		}
+		for _, l := range cols {
+			fmt.Printf("col line theta %.1f rho %.1f pos %.1f w %.2f\n", l.theta*180/math.Pi, l.rho, l.pos, l.weight)
+		}
+		for _, s := range rs {
+			fmt.Printf("row seq %v %.1f score %.2f\n", s.match, s.pos, s.score)
+		}
+		for _, s := range cs {
+			fmt.Printf("col seq %v %.1f score %.2f\n", s.match, s.pos, s.score)
+		}
+	}
+	best := -1.0
+	var bestH homography
+	for _, a := range rs {
+		for _, b := range cs {
+			hh, ok := gridFromLines(rows, cols, a, b)
+			if !ok {
+				continue
+			}
+			s := r.edgeSupport(hh, w, h)
+			if s > best {
+				best, bestH = s, hh
+			}
+		}
+	}
+	if best < 0.25 {
+		return homography{}, false
+	}
+	return bestH, true
+}
+
+// sameLine reports whether two Hough lines are near duplicates.
+func sameLine(a, b hline, xc, yc float64) bool {
+	d := math.Abs(a.theta - b.theta)
+	if d > math.Pi/2 {
+		d = math.Pi - d
+	}
+	if d > 3*math.Pi/180 {
+		return false
+	}
+	// Distance of the image centre to each line, signed consistently.
+	da := xc*math.Cos(a.theta) + yc*math.Sin(a.theta) - a.rho
+	db := xc*math.Cos(b.theta) + yc*math.Sin(b.theta) - b.rho
+	if math.Abs(a.theta-b.theta) > math.Pi/2 {
+		db = -db
+	}
+	return math.Abs(da-db) < 3
+}
+
+// bestSequences finds up to k candidate six-line sequences in one family,
+// sorted by position: three lines fix a 1D projective map from index 0..5 to
+// position; the score counts the lines found where the map predicts them.
+func bestSequences(ls []hline, k int) []lineSeq {
+	n := len(ls)
+	var out []lineSeq
+	seen := map[[6]int]bool{}
+	// Lines of a sequence are neighbours in position order but for the odd
+	// doubled edge or stray line in between.
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n && j <= i+5; j++ {
+			for l := j + 1; l < n && l <= j+5; l++ {
+				for a := 0; a < 6; a++ {
+					for b := a + 1; b < 6; b++ {
+						for c := b + 1; c < 6; c++ {
+							if c-a > 3 && (b-a > 2 || c-b > 2) {
+								continue
+							}
+							s, ok := fitSeq(ls, [3]int{i, j, l}, [3]int{a, b, c})
+							if !ok || seen[s.match] {
+								continue
+							}
+							seen[s.match] = true
+							out = append(out, s)
+						}
+					}
+				}
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].score > out[j].score })
+	if len(out) > k {
+		out = out[:k]
+	}
+	return out
+}
+
+func fitSeq(ls []hline, li [3]int, ui [3]int) (lineSeq, bool) {
+	var s lineSeq
+	var maps [2][3]float64
+	for t := 0; t < 2; t++ {
+		// p(u) = (al*u + be) / (ga*u + 1):  al*u + be - ga*u*p = p.
+		var m [3][3]float64
+		var v [3]float64
+		for q := 0; q < 3; q++ {
+			u := float64(ui[q])
+			p := ls[li[q]].pos
+			if t == 1 {
+				p = ls[li[q]].pos2
+			}
+			m[q] = [3]float64{u, 1, -u * p}
+			v[q] = p
+		}
+		x, ok := solve3(m, v)
+		if !ok {
+			return s, false
+		}
+		ga := x[2]
+		// The map must stay finite over [-0.5, 5.5].
+		if ga*-0.5+1 <= 0.05 || ga*5.5+1 <= 0.05 {
+			return s, false
+		}
+		maps[t] = x
+	}
+	var gaps [5]float64
+	for u := 0; u < 6; u++ {
+		fu := float64(u)
+		s.pos[u] = (maps[0][0]*fu + maps[0][1]) / (maps[0][2]*fu + 1)
+		s.pos2[u] = (maps[1][0]*fu + maps[1][1]) / (maps[1][2]*fu + 1)
+	}
+	for u := 0; u < 5; u++ {
+		gaps[u] = s.pos[u+1] - s.pos[u]
+		g2 := s.pos2[u+1] - s.pos2[u]
+		if gaps[u] < 6 || g2 < 6 {
+			return s, false
+		}
+	}
+	if gaps[0]/gaps[4] > 2.5 || gaps[4]/gaps[0] > 2.5 {
+		return s, false
+	}
+	used := 0
+	for u := 0; u < 6; u++ {
+		s.match[u] = -1
+		g := gaps[min(u, 4)]
+		tol := 0.08 * g
+		bestD := 2 * tol
+		q0 := sort.Search(len(ls), func(q int) bool { return ls[q].pos >= s.pos[u]-tol })
+		for q := q0; q < len(ls) && ls[q].pos <= s.pos[u]+tol; q++ {
+			d := math.Abs(ls[q].pos-s.pos[u]) + math.Abs(ls[q].pos2-s.pos2[u])
+			if d < bestD {
+				bestD = d
+				s.match[u] = q
+			}
+		}
+		if s.match[u] >= 0 {
+			used++
+			s.score += 1 + 0.3*ls[s.match[u]].weight - 0.25*bestD/tol
+		}
+	}
+	if used < 3 {
+		return s, false
+	}
+	return s, true
+}
+
+func solve3(m [3][3]float64, v [3]float64) ([3]float64, bool) {
+	det := m[0][0]*(m[1][1]*m[2][2]-m[1][2]*m[2][1]) -
+		m[0][1]*(m[1][0]*m[2][2]-m[1][2]*m[2][0]) +
+		m[0][2]*(m[1][0]*m[2][1]-m[1][1]*m[2][0])
+	if math.Abs(det) < 1e-12 {
+		return [3]float64{}, false
+	}
+	var x [3]float64
+	for c := 0; c < 3; c++ {
+		mm := m
+		for r := 0; r < 3; r++ {
+			mm[r][c] = v[r]
+		}
+		d := mm[0][0]*(mm[1][1]*mm[2][2]-mm[1][2]*mm[2][1]) -
+			mm[0][1]*(mm[1][0]*mm[2][2]-mm[1][2]*mm[2][0]) +
+			mm[0][2]*(mm[1][0]*mm[2][1]-mm[1][1]*mm[2][0])
+		x[c] = d / det
+	}
+	return x, true
+}
+
+// gridFromLines fits the homography to the intersections of the matched row
+// and column lines.
+func gridFromLines(rows, cols []hline, rs, cs lineSeq) (homography, bool) {
+	var src, dst []pt
+	for v := 0; v < 6; v++ {
+		if rs.match[v] < 0 {
+			continue
+		}
+		for u := 0; u < 6; u++ {
+			if cs.match[u] < 0 {
+				continue
+			}
+			p, ok := intersect(rows[rs.match[v]], cols[cs.match[u]])
+			if !ok {
+				continue
+			}
+			src = append(src, pt{float64(u), float64(v)})
+			dst = append(dst, p)
+		}
+	}
+	if len(src) < 6 {
+		return homography{}, false
+	}
+	return fitHomography(src, dst)
+}
+
+func intersect(a, b hline) (pt, bool) {
+	ca, sa := math.Cos(a.theta), math.Sin(a.theta)
+	cb, sb := math.Cos(b.theta), math.Sin(b.theta)
+	det := ca*sb - sa*cb
+	if math.Abs(det) < 1e-9 {
+		return pt{}, false
+	}
+	return pt{(a.rho*sb - b.rho*sa) / det, (ca*b.rho - cb*a.rho) / det}, true
+}
+
+// edgeSupport is the share of points along the twelve grid lines (within
+// the grid) that lie on or next to a Canny edge, less the share along the
+// lines halfway between them: a grid has edges on its lines and fewer in
+// between, a texture has them everywhere.
+func (r *Reader) edgeSupport(hh homography, w, h int) float64 {
+	on := r.lineShare(hh, w, h, 0, 6)
+	off := r.lineShare(hh, w, h, 0.5, 5)
+	return on - off
+}
+
+func (r *Reader) lineShare(hh homography, w, h int, offset float64, lines int) float64 {
+	const n = 40
+	hit, tot := 0, 0
+	for k := 0; k < lines; k++ {
+		c := float64(k) + offset
+		for i := 0; i < n; i++ {
+			t := (float64(i) + 0.5) * 5 / n
+			for _, p := range [2]pt{hh.apply(pt{c, t}), hh.apply(pt{t, c})} {
+				tot++
+				x, y := int(p.X), int(p.Y)
+				if x < 1 || y < 1 || x >= w-1 || y >= h-1 {
+					continue
+				}
+				if r.edgeNear(x, y, w) {
+					hit++
+				}
+			}
+		}
+	}
+	return float64(hit) / float64(tot)
+}
+
+func (r *Reader) edgeNear(x, y, w int) bool {
+	for dy := -1; dy <= 1; dy++ {
+		o := (y+dy)*w + x
+		if r.edge[o-1] != 0 || r.edge[o] != 0 || r.edge[o+1] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// refine fits the grid to the full-resolution frame: along each of the
+// twelve grid lines it finds the divider across the line at many points
+// (the strongest ridge or groove of the divider's width near the predicted
+// place), fits a straight line to them robustly, and refits the homography
+// to the intersections of the twelve lines. Two rounds.
+func (r *Reader) refine(h homography) homography {
+	g, err := r.fullGray.DataPtrUint8()
+	if err != nil {
+		return h
+	}
+	w, hh := r.fullGray.Cols(), r.fullGray.Rows()
+	img := grayImg{g, w, hh}
+	for round := 0; round < 2; round++ {
+		var lines [2][6]fitLine
+		okAll := true
+		for fam := 0; fam < 2; fam++ {
+			for k := 0; k <= 5; k++ {
+				l, ok := r.fitGridLine(img, h, fam, k, round)
+				if !ok {
+					okAll = false
+				}
+				lines[fam][k] = l
+			}
+		}
+		var src, dst []pt
+		for v := 0; v <= 5; v++ {
+			for u := 0; u <= 5; u++ {
+				a, b := lines[0][v], lines[1][u]
+				if !a.ok || !b.ok {
+					continue
+				}
+				p, ok := a.intersect(b)
+				if !ok {
+					continue
+				}
+				src = append(src, pt{float64(u), float64(v)})
+				dst = append(dst, p)
+			}
+		}
+		_ = okAll
+		if len(src) < 12 {
+			return h
+		}
+		nh, ok := fitHomography(src, dst)
+		if !ok {
+			return h
+		}
+		h = nh
+	}
+	return h
+}
+
+type grayImg struct {
+	p    []uint8
+	w, h int
+}
+
+// at samples bilinearly; ok is false outside the image.
+func (g grayImg) at(x, y float64) (float64, bool) {
+	x -= 0.5
+	y -= 0.5
+	if x < 0 || y < 0 || x >= float64(g.w-1) || y >= float64(g.h-1) {
+		return 0, false
+	}
+	ix, iy := int(x), int(y)
+	fx, fy := x-float64(ix), y-float64(iy)
+	o := iy*g.w + ix
+	a := float64(g.p[o])*(1-fx) + float64(g.p[o+1])*fx
+	b := float64(g.p[o+g.w])*(1-fx) + float64(g.p[o+g.w+1])*fx
+	return a*(1-fy) + b*fy, true
+}
+
+// fitLine is an image line n.p = d with |n| = 1.
+type fitLine struct {
+	nx, ny, d float64
+	ok        bool
+}
+
+func (a fitLine) intersect(b fitLine) (pt, bool) {
+	det := a.nx*b.ny - a.ny*b.nx
+	if math.Abs(det) < 1e-9 {
+		return pt{}, false
+	}
+	return pt{(a.d*b.ny - b.d*a.ny) / det, (a.nx*b.d - b.nx*a.d) / det}, true
+}
+
+// fitGridLine finds grid line k of family fam (0: rows, board Y = k; 1:
+// columns, board X = k) in the full-resolution grey image.
+func (r *Reader) fitGridLine(img grayImg, h homography, fam, k, round int) (fitLine, bool) {
+	const n = 40
+	pts := make([]pt, 0, n)
+	wts := make([]float64, 0, n)
+	for i := 0; i < n; i++ {
+		t := 0.06 + (float64(i)+0.5)*(5-0.12)/n
+		var a, b pt
+		var bp pt
+		if fam == 0 {
+			bp = pt{t, float64(k)}
+			a, b = h.apply(pt{t - 0.05, float64(k)}), h.apply(pt{t + 0.05, float64(k)})
+		} else {
+			bp = pt{float64(k), t}
+			a, b = h.apply(pt{float64(k), t - 0.05}), h.apply(pt{float64(k), t + 0.05})
+		}
+		c := h.apply(bp)
+		dx, dy := b.X-a.X, b.Y-a.Y
+		l := math.Hypot(dx, dy)
+		if l == 0 {
+			continue
+		}
+		// Unit normal and the local pitch in pixels across the line.
+		nx, ny := -dy/l, dx/l
+		pitch := l / 0.1
+		var q pt
+		if fam == 0 {
+			q = h.apply(pt{t, float64(k) + 0.1})
+		} else {
+			q = h.apply(pt{float64(k) + 0.1, t})
+		}
+		across := math.Abs((q.X-c.X)*nx+(q.Y-c.Y)*ny) / 0.1
+		pitch = across
+		off, s, ok := findDivider(img, c, nx, ny, pitch, round)
+		if !ok {
+			continue
+		}
+		pts = append(pts, pt{c.X + nx*off, c.Y + ny*off})
+		wts = append(wts, s)
+	}
+	if len(pts) < 8 {
+		return fitLine{}, false
+	}
+	return robustLine(pts, wts)
+}
+
+// findDivider searches across the line at c (normal nx, ny) for the
+// divider: a pair of opposite edges (a ridge or a groove) a divider's width
+// apart, near the predicted place. Its centre is the midpoint of the two
+// edges, so a divider between a cell and the darker frame is not pulled
+// towards either. It gives the offset along the normal in pixels and the
+// strength (the weaker edge).
+func findDivider(img grayImg, c pt, nx, ny, pitch float64, round int) (float64, float64, bool) {
+	search := 0.12 * pitch
+	if round > 0 {
+		search = 0.05 * pitch
+	}
+	search = math.Max(search, 2)
+	maxSep := math.Max(2.5, 0.12*pitch) // widest divider seen, pixels
+	const step = 0.5
+	m := int((search+maxSep)/step) + 2
+	var prof [600]float64
+	if 2*m+1 > len(prof) {
+		m = (len(prof) - 1) / 2
+	}
+	for i := -m; i <= m; i++ {
+		v, ok := img.at(c.X+nx*float64(i)*step, c.Y+ny*float64(i)*step)
+		if !ok {
+			return 0, 0, false
+		}
+		prof[i+m] = v
+	}
+	var g [600]float64
+	for i := 1; i < 2*m; i++ {
+		g[i] = (prof[i+1] - prof[i-1]) / 2
+	}
+	peak := func(i int) float64 { // sub-step position of an extremum of g
+		a, b, cc := g[i-1], g[i], g[i+1]
+		den := a - 2*b + cc
+		if den == 0 {
+			return float64(i)
+		}
+		d := 0.5 * (a - cc) / den
+		if d < -0.5 || d > 0.5 {
+			d = 0
+		}
+		return float64(i) + d
+	}
+	ns := int(search / step)
+	sep := int(maxSep/step) + 1
+	best, bi, bj := 0.0, -1, -1
+	for i := 2; i < 2*m-1; i++ {
+		gi := g[i]
+		if math.Abs(gi) < 2 {
+			continue
+		}
+		if !(math.Abs(gi) >= math.Abs(g[i-1]) && math.Abs(gi) >= math.Abs(g[i+1])) {
+			continue
+		}
+		for j := i + 1; j <= i+sep && j < 2*m-1; j++ {
+			gj := g[j]
+			if gi*gj >= 0 || !(math.Abs(gj) >= math.Abs(g[j-1]) && math.Abs(gj) >= math.Abs(g[j+1])) {
+				continue
+			}
+			mid := (i + j) / 2
+			if mid-m < -ns || mid-m > ns {
+				continue
+			}
+			s := math.Min(math.Abs(gi), math.Abs(gj))
+			if s > best {
+				best, bi, bj = s, i, j
+			}
+		}
+	}
+	if bi < 0 || best < 2 {
+		return 0, 0, false
+	}
+	off := ((peak(bi)+peak(bj))/2 - float64(m)) * step
+	return off, best, true
+}
+
+// robustLine fits a line to weighted points by iteratively reweighted total
+// least squares (Tukey weights).
+func robustLine(p []pt, w0 []float64) (fitLine, bool) {
+	w := append([]float64(nil), w0...)
+	var l fitLine
+	for it := 0; it < 6; it++ {
+		var sw, mx, my float64
+		for i, q := range p {
+			sw += w[i]
+			mx += w[i] * q.X
+			my += w[i] * q.Y
+		}
+		if sw == 0 {
+			return l, false
+		}
+		mx /= sw
+		my /= sw
+		var sxx, sxy, syy float64
+		for i, q := range p {
+			dx, dy := q.X-mx, q.Y-my
+			sxx += w[i] * dx * dx
+			sxy += w[i] * dx * dy
+			syy += w[i] * dy * dy
+		}
+		// Normal = eigenvector of the smaller eigenvalue.
+		th := 0.5 * math.Atan2(2*sxy, sxx-syy) // direction of the line
+		nx, ny := -math.Sin(th), math.Cos(th)
+		l = fitLine{nx, ny, nx*mx + ny*my, true}
+		// Residual scale.
+		res := make([]float64, len(p))
+		for i, q := range p {
+			res[i] = math.Abs(nx*q.X + ny*q.Y - l.d)
+		}
+		s := append([]float64(nil), res...)
+		sort.Float64s(s)
+		sc := math.Max(1.4826*s[len(s)/2], 0.3)
+		c := 3.5 * sc
+		for i := range p {
+			u := res[i] / c
+			if u >= 1 {
+				w[i] = 0
+			} else {
+				w[i] = w0[i] * (1 - u*u) * (1 - u*u)
+			}
+		}
+	}
+	return l, true
+}

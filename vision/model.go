@@ -1,0 +1,184 @@
+package vision
+
+import (
+	"math"
+	"sort"
+)
+
+// The pieces' shapes in cell pitches (TABLE.md's middle values): each tier of
+// a stack and the pawn are modelled as prisms (square or octagonal) and the
+// dome as a half sphere; what matters is their outline in the image.
+const (
+	tier1Top   = 0.55
+	tier2Top   = 1.05
+	tier3Top   = 1.38
+	tier1Width = 0.95
+	tier2Width = 0.80
+	tier3Width = 0.72
+	domeWidth  = 0.64
+	pawnWidth  = 0.42
+	pawnHeight = 0.72
+)
+
+// part names what a pixel of the rendered hypothesis shows.
+type part uint8
+
+const (
+	partBoard part = iota // the cell, or whatever is behind: nothing placed
+	partBlock             // a block's face (any tier)
+	partDome
+	partPawn
+)
+
+// poly is a convex polygon in image pixels.
+type poly []pt
+
+// hull gives the convex hull of the points (monotone chain), reusing buf.
+func hull(p []pt, buf poly) poly {
+	sort.Slice(p, func(i, j int) bool {
+		if p[i].X != p[j].X {
+			return p[i].X < p[j].X
+		}
+		return p[i].Y < p[j].Y
+	})
+	h := buf[:0]
+	cross := func(o, a, b pt) float64 { return (a.X-o.X)*(b.Y-o.Y) - (a.Y-o.Y)*(b.X-o.X) }
+	for _, q := range p {
+		for len(h) >= 2 && cross(h[len(h)-2], h[len(h)-1], q) <= 0 {
+			h = h[:len(h)-1]
+		}
+		h = append(h, q)
+	}
+	lo := len(h) + 1
+	for i := len(p) - 2; i >= 0; i-- {
+		q := p[i]
+		for len(h) >= lo && cross(h[len(h)-2], h[len(h)-1], q) <= 0 {
+			h = h[:len(h)-1]
+		}
+		h = append(h, q)
+	}
+	if len(h) > 1 {
+		h = h[:len(h)-1]
+	}
+	return h
+}
+
+var octagon = func() [8][2]float64 {
+	var o [8][2]float64
+	for i := range o {
+		a := (float64(i) + 0.5) * math.Pi / 4
+		o[i] = [2]float64{math.Cos(a) / math.Cos(math.Pi/8) / 2, math.Sin(a) / math.Cos(math.Pi/8) / 2}
+	}
+	return o
+}()
+
+// prism gives the image outline of a vertical prism over cell (row, col):
+// a square (sides 8 = false) or octagon of width w, from height z0 to z1.
+func prism(c *camera, row, col int, w, z0, z1 float64, oct bool, tmp []pt, buf poly) poly {
+	cx, cy := float64(col)+0.5, float64(row)+0.5
+	tmp = tmp[:0]
+	if oct {
+		for _, o := range octagon {
+			for _, z := range [2]float64{z0, z1} {
+				tmp = append(tmp, c.project(cx+o[0]*w, cy+o[1]*w, z))
+			}
+		}
+	} else {
+		for _, d := range [4][2]float64{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
+			for _, z := range [2]float64{z0, z1} {
+				tmp = append(tmp, c.project(cx+d[0]*w/2, cy+d[1]*w/2, z))
+			}
+		}
+	}
+	return hull(tmp, buf)
+}
+
+// dome gives the image outline of a half sphere of diameter w on height z0.
+func dome(c *camera, row, col int, w, z0 float64, tmp []pt, buf poly) poly {
+	cx, cy := float64(col)+0.5, float64(row)+0.5
+	tmp = tmp[:0]
+	r := w / 2
+	for _, el := range [3]float64{0, math.Pi / 6, math.Pi / 3} {
+		rr, z := r*math.Cos(el), z0+r*math.Sin(el)
+		for i := 0; i < 8; i++ {
+			a := float64(i) * math.Pi / 4
+			tmp = append(tmp, c.project(cx+rr*math.Cos(a), cy+rr*math.Sin(a), z))
+		}
+	}
+	tmp = append(tmp, c.project(cx, cy, z0+r))
+	return hull(tmp, buf)
+}
+
+// stackTop gives the height of a stack of the given level's top (where a
+// pawn stands); level 4 (dome) has no standing place.
+func stackTop(level int) float64 {
+	switch level {
+	case 1:
+		return tier1Top
+	case 2:
+		return tier2Top
+	case 3, 4:
+		return tier3Top
+	}
+	return 0
+}
+
+// shape is one drawn part of a hypothesis: its outline and what it shows.
+type shape struct {
+	outline poly
+	part    part
+}
+
+// cellShapes appends the outlines of a cell's stack of the given level with
+// or without a pawn, in drawing order (lower parts first).
+func cellShapes(c *camera, row, col, level int, pawn bool, out []shape, tmp []pt) []shape {
+	if level >= 1 {
+		out = append(out, shape{prism(c, row, col, tier1Width, 0, tier1Top, false, tmp, nil), partBlock})
+	}
+	if level >= 2 {
+		out = append(out, shape{prism(c, row, col, tier2Width, tier1Top, tier2Top, false, tmp, nil), partBlock})
+	}
+	if level >= 3 {
+		out = append(out, shape{prism(c, row, col, tier3Width, tier2Top, tier3Top, true, tmp, nil), partBlock})
+	}
+	if level >= 4 {
+		out = append(out, shape{dome(c, row, col, domeWidth, tier3Top, tmp, nil), partDome})
+	} else if pawn {
+		z := stackTop(level)
+		out = append(out, shape{prism(c, row, col, pawnWidth, z, z+pawnHeight, true, tmp, nil), partPawn})
+	}
+	return out
+}
+
+// fill calls f for each pixel centre inside the convex polygon, clipped to
+// the rectangle [x0,x1) x [y0,y1).
+func fill(p poly, x0, y0, x1, y1 int, f func(x, y int)) {
+	if len(p) < 3 {
+		return
+	}
+	minY, maxY := p[0].Y, p[0].Y
+	for _, q := range p {
+		minY = math.Min(minY, q.Y)
+		maxY = math.Max(maxY, q.Y)
+	}
+	ya := max(y0, int(math.Ceil(minY-0.5)))
+	yb := min(y1-1, int(math.Floor(maxY-0.5)))
+	n := len(p)
+	for y := ya; y <= yb; y++ {
+		fy := float64(y) + 0.5
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for i := 0; i < n; i++ {
+			a, b := p[i], p[(i+1)%n]
+			if (a.Y <= fy && b.Y > fy) || (b.Y <= fy && a.Y > fy) {
+				x := a.X + (fy-a.Y)*(b.X-a.X)/(b.Y-a.Y)
+				lo = math.Min(lo, x)
+				hi = math.Max(hi, x)
+			}
+		}
+		xa := max(x0, int(math.Ceil(lo-0.5)))
+		xb := min(x1-1, int(math.Floor(hi-0.5)))
+		for x := xa; x <= xb; x++ {
+			f(x, y)
+		}
+	}
+}

@@ -1,0 +1,237 @@
+package vision
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"time"
+
+	"companion/observation"
+
+	"gocv.io/x/gocv"
+)
+
+// ErrNoGrid means no 5x5 grid was found in the frame.
+var ErrNoGrid = errors.New("no Santorini board grid found: is the whole board in view, lit, and not covered by a hand?")
+
+// workWidth is the width of the reduced frame the localisation and the cell
+// reading work on; the grid is then refined on the full-resolution frame.
+const workWidth = 640
+
+// Result is one frame's reading.
+type Result struct {
+	Board observation.Board
+	// Corners are the outer corners of the 5x5 grid in image pixels, in the
+	// order A1 (top left), A5 (top right), E5 (bottom right), E1 (bottom left).
+	Corners [4][2]float64
+	// Confidence is each cell's confidence in 0..1 (index row*5+col).
+	Confidence [25]float64
+	// Millis is the recognition time, decoding excluded.
+	Millis float64
+}
+
+// Reader reads board frames. It owns scratch Mats reused across frames, so
+// one Reader must not be used by two goroutines at once. Close it when done.
+type Reader struct {
+	bgr      gocv.Mat // the frame converted to 8-bit BGR when it was not
+	small    gocv.Mat // reduced BGR frame
+	gray     gocv.Mat // reduced grey
+	blur     gocv.Mat
+	edges    gocv.Mat
+	lines    gocv.Mat
+	fullGray gocv.Mat // full-resolution grey, for refinement
+
+	// Go-side buffers reused across frames.
+	px    pixels
+	cc    cellCtx
+	model colourModel
+	edge  []uint8
+}
+
+// NewReader makes a Reader; Close it when done.
+func NewReader() *Reader {
+	return &Reader{
+		bgr:      gocv.NewMat(),
+		small:    gocv.NewMat(),
+		gray:     gocv.NewMat(),
+		blur:     gocv.NewMat(),
+		edges:    gocv.NewMat(),
+		lines:    gocv.NewMat(),
+		fullGray: gocv.NewMat(),
+	}
+}
+
+// Close releases the Reader's Mats.
+func (r *Reader) Close() error {
+	for _, m := range []*gocv.Mat{&r.bgr, &r.small, &r.gray, &r.blur, &r.edges, &r.lines, &r.fullGray} {
+		if err := m.Close(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Read reads a BGR frame with no set-up: it finds the grid, then each cell.
+func (r *Reader) Read(img gocv.Mat) (Result, error) {
+	return r.read(img, nil)
+}
+
+// ReadWithCorners reads a BGR frame whose grid corners are known (A1, A5, E5,
+// E1 outer corners in pixels), skipping the localisation.
+func (r *Reader) ReadWithCorners(img gocv.Mat, corners [4][2]float64) (Result, error) {
+	return r.read(img, &corners)
+}
+
+// ReadImage reads a Go image (e.g. a sim frame); a convenience for tests.
+func (r *Reader) ReadImage(img image.Image) (Result, error) {
+	m, err := gocv.ImageToMatRGB(img)
+	if err != nil {
+		return Result{}, fmt.Errorf("vision: converting image: %w", err)
+	}
+	defer m.Close()
+	return r.Read(m)
+}
+
+func (r *Reader) read(img gocv.Mat, corners *[4][2]float64) (Result, error) {
+	start := time.Now()
+	var res Result
+	if img.Empty() || img.Cols() < 64 || img.Rows() < 64 {
+		return res, fmt.Errorf("vision: frame is empty or tiny (%dx%d)", img.Cols(), img.Rows())
+	}
+	src, scale, err := r.prepare(img)
+	if err != nil {
+		return res, err
+	}
+	var h homography
+	if corners != nil {
+		var ok bool
+		h, ok = homographyFromCorners(*corners)
+		if !ok {
+			return res, fmt.Errorf("vision: the given corners do not form a convex quadrilateral")
+		}
+	} else {
+		hs, ok := r.locate()
+		if !ok {
+			return res, ErrNoGrid
+		}
+		h = scaleHomography(hs, 1/scale)
+		h = r.refine(h)
+	}
+	for i, p := range []pt{{0, 0}, {5, 0}, {5, 5}, {0, 5}} {
+		q := h.apply(p)
+		res.Corners[i] = [2]float64{q.X, q.Y}
+	}
+	if !plausibleGrid(res.Corners, src.Cols(), src.Rows()) && corners == nil {
+		return res, ErrNoGrid
+	}
+	// Cells are read on the reduced frame.
+	hs := scaleHomography(h, scale)
+	r.readCells(hs, &res)
+	res.Millis = float64(time.Since(start).Microseconds()) / 1000
+	return res, nil
+}
+
+// prepare converts the frame to BGR if needed, makes the reduced frame, the
+// grey images and the Go-side pixels; it gives the source and the scale from
+// it to the reduced frame.
+func (r *Reader) prepare(img gocv.Mat) (gocv.Mat, float64, error) {
+	src := img
+	switch img.Type() {
+	case gocv.MatTypeCV8UC3:
+	case gocv.MatTypeCV8UC1:
+		gocv.CvtColor(img, &r.bgr, gocv.ColorGrayToBGR)
+		src = r.bgr
+	case gocv.MatTypeCV8UC4:
+		gocv.CvtColor(img, &r.bgr, gocv.ColorBGRAToBGR)
+		src = r.bgr
+	default:
+		return src, 0, fmt.Errorf("vision: unsupported frame type %v (want 8-bit BGR)", img.Type())
+	}
+	if img.Cols() > MaxSide || img.Rows() > MaxSide {
+		return src, 0, fmt.Errorf("vision: %w: %dx%d", ErrTooLarge, img.Cols(), img.Rows())
+	}
+	scale := float64(workWidth) / float64(src.Cols())
+	if scale > 1 {
+		scale = 1
+	}
+	sw := int(float64(src.Cols())*scale + 0.5)
+	sh := int(float64(src.Rows())*scale + 0.5)
+	if scale < 1 {
+		gocv.Resize(src, &r.small, image.Pt(sw, sh), 0, 0, gocv.InterpolationArea)
+	} else {
+		src.CopyTo(&r.small)
+	}
+	gocv.CvtColor(r.small, &r.gray, gocv.ColorBGRToGray)
+	gocv.CvtColor(src, &r.fullGray, gocv.ColorBGRToGray)
+	if err := r.px.load(r.small); err != nil {
+		return src, 0, err
+	}
+	if r.px.flat() {
+		return src, 0, ErrBlank
+	}
+	// The reduced frame's true scale (rounding).
+	return src, float64(sw) / float64(src.Cols()), nil
+}
+
+// scaleHomography composes h with an image scaling by s.
+func scaleHomography(h homography, s float64) homography {
+	return mul3(homography{s, 0, 0, 0, s, 0, 0, 0, 1}, h)
+}
+
+// homographyFromCorners gives the board homography from the four outer
+// grid corners A1, A5, E5, E1.
+func homographyFromCorners(c [4][2]float64) (homography, bool) {
+	src := []pt{{0, 0}, {5, 0}, {5, 5}, {0, 5}}
+	dst := make([]pt, 4)
+	for i := range c {
+		dst[i] = pt{c[i][0], c[i][1]}
+	}
+	if !convex(dst) {
+		return homography{}, false
+	}
+	return fitHomography(src, dst)
+}
+
+// convex reports whether the quadrilateral is strictly convex, either winding.
+func convex(q []pt) bool {
+	sign := 0.0
+	for i := 0; i < 4; i++ {
+		a, b, c := q[i], q[(i+1)%4], q[(i+2)%4]
+		z := (b.X-a.X)*(c.Y-b.Y) - (b.Y-a.Y)*(c.X-b.X)
+		if z == 0 || z*sign < 0 {
+			return false
+		}
+		sign = z
+	}
+	return true
+}
+
+// plausibleGrid rejects grids that are tiny, inside out, or mostly outside
+// the frame.
+func plausibleGrid(c [4][2]float64, w, h int) bool {
+	q := []pt{{c[0][0], c[0][1]}, {c[1][0], c[1][1]}, {c[2][0], c[2][1]}, {c[3][0], c[3][1]}}
+	if !convex(q) {
+		return false
+	}
+	// Clockwise in image coordinates (y down): A1 -> A5 -> E5.
+	z := (q[1].X-q[0].X)*(q[2].Y-q[1].Y) - (q[1].Y-q[0].Y)*(q[2].X-q[1].X)
+	if z <= 0 {
+		return false
+	}
+	var area float64
+	for i := 0; i < 4; i++ {
+		a, b := q[i], q[(i+1)%4]
+		area += a.X*b.Y - b.X*a.Y
+	}
+	area /= 2
+	if area < 0.03*float64(w*h) {
+		return false
+	}
+	m := 0.1 * float64(h)
+	for _, p := range q {
+		if p.X < -m || p.Y < -m || p.X > float64(w)+m || p.Y > float64(h)+m {
+			return false
+		}
+	}
+	return true
+}

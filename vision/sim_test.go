@@ -1,0 +1,35 @@
+package vision
+
+import (
+	"testing"
+
+	"companion/observation"
+	"companion/sim"
+
+	"gocv.io/x/gocv"
+)
+
+// simFrame renders seed's scene and passes it through JPEG at the scene's
+// quality, like a real frame; the caller must Close the Mat.
+func simFrame(tb testing.TB, seed int64) (gocv.Mat, sim.Truth) {
+	tb.Helper()
+	sc := sim.RandomScene(seed)
+	img, truth := sim.Render(sc)
+	data, err := sim.EncodeJPEG(img, sc.JPEGQuality)
+	if err != nil {
+		tb.Fatalf("seed %d: %v", seed, err)
+	}
+	m, err := DecodeBytes(data)
+	if err != nil {
+		tb.Fatalf("seed %d: %v", seed, err)
+	}
+	return m, truth
+}
+
+// hypIndex is the hypothesis index of a square.
+func hypIndex(sq observation.Square) int {
+	if sq.Level >= 4 {
+		return 16
+	}
+	return int(sq.Level)*4 + int(sq.Occupant)
+}
