@@ -11,7 +11,8 @@ import (
 )
 
 // MaxRounds caps a simulated game. Games of the built-in scenarios end well
-// before it; a capped game counts as lost in Rate.Wins' complement.
+// before it (the longest seen: about 35 rounds); a capped game is not a win,
+// and Rate counts it apart.
 const MaxRounds = 100
 
 // Rate is how the policy fares on one scenario.

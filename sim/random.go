@@ -181,7 +181,8 @@ func randomLighting(s *Scene, rng *rand.Rand) {
 	u := func(a, b float64) float64 { return a + (b-a)*rng.Float64() }
 	lamp := func(share float64) Lamp {
 		a, hd, hz := u(0, 2*math.Pi), u(2, 14), u(8, 24)
-		return Lamp{Pos: [3]float64{hd * math.Cos(a), hd * math.Sin(a), hz}, Colour: Kelvin(u(2700, 6500)).scale(share)}
+		return Lamp{Pos: [3]float64{hd * math.Cos(a), hd * math.Sin(a), hz},
+			Colour: Kelvin(u(2700, 6500)).scale(share), Size: u(0.1, 0.8)}
 	}
 	var amb RGB
 	switch k := rng.Intn(10); {
@@ -204,7 +205,7 @@ func randomLighting(s *Scene, rng *rand.Rand) {
 		e, a := rad(u(25, 70)), u(0, 2*math.Pi)
 		s.Lamps = []Lamp{{Directional: true,
 			Pos:    [3]float64{math.Cos(e) * math.Cos(a), math.Cos(e) * math.Sin(a), math.Sin(e)},
-			Colour: Kelvin(u(5000, 6500)).scale(sh)}}
+			Colour: Kelvin(u(5000, 6500)).scale(sh), Size: u(0.25, 1.5)}}
 		amb = Kelvin(u(6500, 10000)).scale(1 - sh)
 	}
 	s.Ambient = amb

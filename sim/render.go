@@ -20,19 +20,44 @@ func Render(s Scene) (*image.RGBA, Truth) {
 	defer idPool.Put(ids)
 	cam := &w.cam
 
-	// Pass 1: one ray through each pixel centre.
+	// Pass 1: one ray through each pixel centre, hard shadows.
 	parallelRows(H, w, func(tr *tracer, y int) {
 		for x := 0; x < W; x++ {
 			d := cam.ray(float64(x)+0.5, float64(y)+0.5)
-			c, id := tr.shade(cam.pos, d, tr.closest(cam.pos, d))
+			c, id := tr.shade(cam.pos, d, tr.closest(cam.pos, d), 0)
 			i := y*W + x
 			buf[3*i], buf[3*i+1], buf[3*i+2] = float32(c[0]), float32(c[1]), float32(c[2])
 			ids[i] = id
 		}
 	})
 
-	// Pass 2: supersample where the pixel's neighbours show something else
-	// (silhouettes, shadow edges, windows), then expose and encode.
+	// Find edges: flag 1 where the thing seen changes (silhouettes,
+	// windows), flag 2 near where a shadow's edge passes (within the
+	// penumbra's likely width).
+	flags := getBytes(W * H)
+	defer bytePool.Put(flags)
+	parallelRows(H, nil, func(_ *tracer, y int) {
+		for x := 0; x < W; x++ {
+			i := y*W + x
+			id := ids[i]
+			var f uint8
+			for _, j := range [4]int{i - 1, i + 1, i - W, i + W} {
+				if j < 0 || j >= W*H || (j == i-1 && x == 0) || (j == i+1 && x == W-1) {
+					continue
+				}
+				if ids[j]>>3 != id>>3 {
+					f |= 1
+				} else if ids[j] != id {
+					f |= 2
+				}
+			}
+			flags[i] = f
+		}
+	})
+	dilate(flags, W, H, max(2, H/240))
+
+	// Pass 2: supersample the edges, soften the shadows' edges, then expose
+	// and encode.
 	gain := s.WhiteBalance.scale(s.Exposure)
 	cx, cy := float64(W)/2, float64(H)/2
 	r2 := 1 / (cx*cx + cy*cy)
@@ -40,13 +65,20 @@ func Render(s Scene) (*image.RGBA, Truth) {
 	parallelRows(H, w, func(tr *tracer, y int) {
 		for x := 0; x < W; x++ {
 			i := y*W + x
-			id := ids[i]
 			c := RGB{float64(buf[3*i]), float64(buf[3*i+1]), float64(buf[3*i+2])}
-			if x > 0 && ids[i-1] != id || x+1 < W && ids[i+1] != id ||
-				y > 0 && ids[i-W] != id || y+1 < H && ids[i+W] != id {
-				for _, o := range rgss {
+			f := flags[i]
+			ns := 0
+			if f&2 != 0 {
+				ns = 8
+				tr.rnd = hash3(uint32(x), uint32(y), w.seed)
+				d := cam.ray(float64(x)+0.5, float64(y)+0.5)
+				c, _ = tr.shade(cam.pos, d, tr.closest(cam.pos, d), ns)
+			}
+			if f&1 != 0 {
+				for k, o := range rgss {
+					tr.rnd = hash3(uint32(x), uint32(y), w.seed+uint32(k)+1)
 					d := cam.ray(float64(x)+o[0], float64(y)+o[1])
-					sc, _ := tr.shade(cam.pos, d, tr.closest(cam.pos, d))
+					sc, _ := tr.shade(cam.pos, d, tr.closest(cam.pos, d), ns/2)
 					c = c.add(sc)
 				}
 				c = c.scale(0.2)
@@ -204,9 +236,49 @@ func blur(buf []float32, w, h int, sigma float64) {
 	})
 }
 
+// dilate spreads flag bit 2 of each pixel over the square of radius r
+// around it.
+func dilate(flags []uint8, w, h, r int) {
+	tmp := getBytes(len(flags))
+	defer bytePool.Put(tmp)
+	parallelRows(h, nil, func(_ *tracer, y int) {
+		row, out := flags[y*w:(y+1)*w], tmp[y*w:(y+1)*w]
+		last := -1 << 30 // last x with the bit set
+		for x := 0; x < w+r; x++ {
+			if x < w && row[x]&2 != 0 {
+				last = x
+			}
+			if x-r >= 0 {
+				out[x-r] = 0
+				if x-last <= 2*r {
+					out[x-r] = 2
+				}
+			}
+		}
+	})
+	parallelRows(w, nil, func(_ *tracer, x int) {
+		last := -1 << 30
+		for y := 0; y < h+r; y++ {
+			if y < h && tmp[y*w+x] != 0 {
+				last = y
+			}
+			if y-r >= 0 && y-last <= 2*r {
+				flags[(y-r)*w+x] |= 2
+			}
+		}
+	})
+}
+
 // Pools of the large scratch buffers, so that rendering many scenes does
 // not keep the garbage collector busy.
-var floatPool, idPool sync.Pool
+var floatPool, idPool, bytePool sync.Pool
+
+func getBytes(n int) []uint8 {
+	if b, ok := bytePool.Get().([]uint8); ok && cap(b) >= n {
+		return b[:n]
+	}
+	return make([]uint8, n)
+}
 
 func getFloats(n int) []float32 {
 	if b, ok := floatPool.Get().([]float32); ok && cap(b) >= n {

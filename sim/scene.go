@@ -52,6 +52,9 @@ type Lamp struct {
 	// Colour is the irradiance the lamp gives, facing it, at the centre of
 	// the board top (point lamps fall off with the square of distance).
 	Colour RGB
+	// Size softens shadows: a point lamp's radius in pitches (the lamp is a
+	// horizontal disc), or a directional lamp's angular radius in degrees.
+	Size float64
 }
 
 // TableKind is the table top's material.

@@ -13,8 +13,9 @@ const (
 )
 
 // shade gives the linear radiance seen along the ray o + t d that hit h,
-// and the pixel id for edge detection.
-func (tr *tracer) shade(o, d vec3, h hit) (RGB, uint32) {
+// and the pixel id for edge detection. With ns = 0 shadows are hard (one
+// ray to each lamp's centre), else ns rays spread over each lamp.
+func (tr *tracer) shade(o, d vec3, h hit, ns int) (RGB, uint32) {
 	w := tr.w
 	if h.idx == hitNothing {
 		bg := w.s.Table.Background
@@ -70,7 +71,7 @@ func (tr *tracer) shade(o, d vec3, h hit) (RGB, uint32) {
 			alb = pr.col
 		}
 	}
-	c, mask := tr.light(p, n, sn, d.scale(-1), alb, ks, shin, ao)
+	c, mask := tr.light(p, n, sn, d.scale(-1), alb, ks, shin, ao, ns)
 	return c, id<<4 | tag | mask
 }
 
@@ -86,7 +87,7 @@ func (w *world) refLight() RGB {
 // light sums ambient, diffuse and specular light at p with geometric
 // normal gn and shading normal n seen from direction v; mask has bit 0..2
 // set for each lamp in shadow.
-func (tr *tracer) light(p, gn, n, v vec3, alb RGB, ks float64, shin int, ao float64) (RGB, uint32) {
+func (tr *tracer) light(p, gn, n, v vec3, alb RGB, ks float64, shin int, ao float64, ns int) (RGB, uint32) {
 	w := tr.w
 	hemi := (0.6 + 0.4*n.z) * ao
 	out := alb.mul(w.s.Ambient).scale(hemi)
@@ -106,8 +107,11 @@ func (tr *tracer) light(p, gn, n, v vec3, alb RGB, ks float64, shin int, ao floa
 		if ndl <= 0 || gn.dot(L) <= 0 {
 			continue
 		}
-		if tr.occluded(q, L, dist) {
+		vis := tr.visible(q, L, dist, l, ns)
+		if vis < 0.5 {
 			mask |= 1 << li
+		}
+		if vis == 0 {
 			continue
 		}
 		c := alb
@@ -121,9 +125,41 @@ func (tr *tracer) light(p, gn, n, v vec3, alb RGB, ks float64, shin int, ao floa
 				c = RGB{c[0] + s, c[1] + s, c[2] + s}
 			}
 		}
-		out = out.add(c.mul(irr).scale(ndl))
+		out = out.add(c.mul(irr).scale(ndl * vis))
 	}
 	return out, mask & 7
+}
+
+// visible is the share of lamp l seen from q, L and dist being the
+// direction and distance to its centre: 0 or 1 with ns = 0, else estimated
+// with ns rays to points of the lamp on a golden-angle spiral, turned at
+// random per pixel.
+func (tr *tracer) visible(q, L vec3, dist float64, l *light, ns int) float64 {
+	if ns == 0 || l.size == 0 {
+		if tr.occluded(q, L, dist) {
+			return 0
+		}
+		return 1
+	}
+	turn := 2 * math.Pi * unit(tr.rnd)
+	seen := 0
+	for k := 0; k < ns; k++ {
+		r := l.size * math.Sqrt((float64(k)+0.5)/float64(ns))
+		sn, cs := math.Sincos(turn + 2.399963*float64(k))
+		off := l.e1.scale(r * cs).add(l.e2.scale(r * sn))
+		if l.directional {
+			if !tr.occluded(q, L.add(off).norm(), dist) {
+				seen++
+			}
+			continue
+		}
+		sd := l.pos.add(off).sub(q)
+		sl := sd.length()
+		if !tr.occluded(q, sd.scale(1/sl), sl) {
+			seen++
+		}
+	}
+	return float64(seen) / float64(ns)
 }
 
 // contact darkens a flat surface near the feet of pieces standing on it
@@ -256,8 +292,11 @@ func (w *world) block(pr *prim, p, n vec3) (RGB, bool) {
 	if pr.rotated {
 		ln = pr.fr.dirToLocal(n)
 	}
+	if math.Abs(ln.z) > 0.5 {
+		return pr.col.scale(0.95 + 0.07*vnoise(lp.x*20, lp.y*20, pr.seed)), false
+	}
 	c := pr.col.scale(0.95 + 0.07*vnoise(lp.x*20+lp.y*20, lp.z*20, pr.seed))
-	if math.Abs(ln.z) > 0.5 || pr.part == partMerlon {
+	if pr.part == partMerlon {
 		return c, false
 	}
 	var in bool

@@ -19,6 +19,7 @@ type tracer struct {
 	w     *world
 	stamp []uint32 // per group: the last ray that tested it
 	ray   uint32
+	rnd   uint32 // seed of the current pixel sample, for soft shadows
 }
 
 func newTracer(w *world) *tracer {

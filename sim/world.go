@@ -20,6 +20,8 @@ type light struct {
 	pos         vec3 // position, or unit direction towards the light
 	col         RGB
 	ref2        float64 // squared distance to the board centre
+	size        float64 // disc radius, or tangent of the angular radius
+	e1, e2      vec3    // the disc's axes
 }
 
 // grid is a uniform grid over the table plane: each column of space lists
@@ -95,9 +97,13 @@ func build(s *Scene) *world {
 	centre := vec3{0, 0, w.top}
 	for _, l := range s.Lamps {
 		p := vec3{l.Pos[0], l.Pos[1], l.Pos[2]}
-		lt := light{directional: l.Directional, pos: p, col: l.Colour}
+		lt := light{directional: l.Directional, pos: p, col: l.Colour, size: l.Size,
+			e1: vec3{1, 0, 0}, e2: vec3{0, 1, 0}}
 		if l.Directional {
 			lt.pos = p.norm()
+			lt.size = math.Tan(rad(l.Size))
+			lt.e1 = vec3{-lt.pos.y, lt.pos.x, 0}.norm()
+			lt.e2 = lt.pos.cross(lt.e1)
 		} else {
 			d := p.sub(centre)
 			lt.ref2 = d.dot(d)

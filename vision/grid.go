@@ -89,6 +89,8 @@ func (r *Reader) locate() (homography, bool) {
 	if len(rows) < 3 || len(cols) < 3 {
 		return homography{}, false
 	}
+	rows = strongest(rows, 28)
+	cols = strongest(cols, 28)
 	sort.Slice(rows, func(i, j int) bool { return rows[i].pos < rows[j].pos })
 	sort.Slice(cols, func(i, j int) bool { return cols[i].pos < cols[j].pos })
 	rs := bestSequences(rows, 8)
@@ -127,6 +129,15 @@ func (r *Reader) locate() (homography, bool) {
 	return bestH, true
 }
 
+// strongest keeps the n lines with the most votes (the lines come in
+// vote order).
+func strongest(ls []hline, n int) []hline {
+	if len(ls) > n {
+		ls = ls[:n]
+	}
+	return ls
+}
+
 // sameLine reports whether two Hough lines are near duplicates.
 func sameLine(a, b hline, xc, yc float64) bool {
 	d := math.Abs(a.theta - b.theta)
@@ -152,18 +163,30 @@ func bestSequences(ls []hline, k int) []lineSeq {
 	n := len(ls)
 	var out []lineSeq
 	seen := map[[6]int]bool{}
-	// Lines of a sequence are neighbours in position order but for the odd
-	// doubled edge or stray line in between.
+	// Three lines with grid indices a < b < c at most one line apart
+	// (one hidden line between two of them).
+	var pats [][3]int
+	for a := 0; a < 6; a++ {
+		for b := a + 1; b < 6 && b <= a+2; b++ {
+			for c := b + 1; c < 6 && c <= b+2; c++ {
+				if c-a <= 3 {
+					pats = append(pats, [3]int{a, b, c})
+				}
+			}
+		}
+	}
 	for i := 0; i < n; i++ {
-		for j := i + 1; j < n && j <= i+5; j++ {
-			for l := j + 1; l < n && l <= j+5; l++ {
-				for a := 0; a < 6; a++ {
-					for b := a + 1; b < 6; b++ {
-						for c := b + 1; c < 6; c++ {
-							if c-a > 3 && (b-a > 2 || c-b > 2) {
-								continue
-							}
-							s, ok := fitSeq(ls, [3]int{i, j, l}, [3]int{a, b, c})
+		for j := i + 1; j < n; j++ {
+			for l := j + 1; l < n; l++ {
+				// Similar gaps: a projective spacing changes slowly.
+				g1, g2 := ls[j].pos-ls[i].pos, ls[l].pos-ls[j].pos
+				if g1 < 5 || g2 < 5 || g1 > 3.2*g2 || g2 > 3.2*g1 {
+					continue
+				}
+				for _, p := range pats {
+					{
+						{
+							s, ok := fitSeq(ls, [3]int{i, j, l}, p)
 							if !ok || seen[s.match] {
 								continue
 							}
