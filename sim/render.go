@@ -113,13 +113,13 @@ func Render(s Scene) (*image.RGBA, Truth) {
 			row[4*x+3] = 255
 		}
 	})
-	return img, w.truth()
+	return img, TruthOf(s)
 }
 
-// truth is what the world shows, with the grid corners projected by the
-// render's camera.
-func (w *world) truth() Truth {
-	s := w.s
+// TruthOf is what Render(s) shows, without rendering: the board and the
+// grid's corners projected by the render's camera.
+func TruthOf(s Scene) Truth {
+	cam := newCamera(s.Camera, s.Width, s.Height)
 	t := Truth{
 		Board:     s.Board,
 		Elevation: s.Camera.Elevation,
@@ -132,8 +132,8 @@ func (w *world) truth() Truth {
 		Height:    s.Height,
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for i, p := range gridCorners(w.top) {
-		x, y, _ := w.cam.project(p)
+	for i, p := range gridCorners(s.Style.Height) {
+		x, y, _ := cam.project(p)
 		t.Corners[i] = [2]float64{x, y}
 		lo, hi = min(lo, y), max(hi, y)
 	}

@@ -12,8 +12,8 @@
 // Board coordinates: X along the columns 1..5, Y along the rows A..E, one
 // cell pitch = 1, Z up; the grid spans (0,0) at A1's outer corner to (5,5).
 //
-//	      1   2   3   4   5
-//	  A  A1  A2  A3  A4  A5    far side (top of the image)
-//	  B  ...
-//	  E  E1  E2  E3  E4  E5    near side, where the camera stands
+//	    1   2   3   4   5
+//	A  A1  A2  A3  A4  A5    far side (top of the image)
+//	B  ...
+//	E  E1  E2  E3  E4  E5    near side, where the camera stands
 package vision

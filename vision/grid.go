@@ -31,7 +31,7 @@ type lineSeq struct {
 	score float64
 }
 
-const maxLines = 70
+const maxLines = 90
 
 var debugLocate = false
 
@@ -89,12 +89,12 @@ func (r *Reader) locate() (homography, bool) {
 	if len(rows) < 3 || len(cols) < 3 {
 		return homography{}, false
 	}
-	rows = strongest(rows, 28)
-	cols = strongest(cols, 28)
+	rows = strongest(rows, 40)
+	cols = strongest(cols, 40)
 	sort.Slice(rows, func(i, j int) bool { return rows[i].pos < rows[j].pos })
 	sort.Slice(cols, func(i, j int) bool { return cols[i].pos < cols[j].pos })
-	rs := bestSequences(rows, 8)
-	cs := bestSequences(cols, 8)
+	rs := bestSequences(rows, 12)
+	cs := bestSequences(cols, 12)
 	if debugLocate {
 		for _, l := range rows {
 			fmt.Printf("row line theta %.1f rho %.1f pos %.1f w %.2f\n", l.theta*180/math.Pi, l.rho, l.pos, l.weight)
@@ -158,41 +158,38 @@ func sameLine(a, b hline, xc, yc float64) bool {
 
 // bestSequences finds up to k candidate six-line sequences in one family,
 // sorted by position: three lines fix a 1D projective map from index 0..5 to
-// position; the score counts the lines found where the map predicts them.
+// position (on each of the two transversals); the score counts the lines
+// found where the maps predict them. The triples tried are neighbours in
+// the grid (index gaps 1,1 / 1,2 / 2,1) whose spacings agree on both
+// transversals.
 func bestSequences(ls []hline, k int) []lineSeq {
 	n := len(ls)
 	var out []lineSeq
 	seen := map[[6]int]bool{}
-	// Three lines with grid indices a < b < c at most one line apart
-	// (one hidden line between two of them).
-	var pats [][3]int
-	for a := 0; a < 6; a++ {
-		for b := a + 1; b < 6 && b <= a+2; b++ {
-			for c := b + 1; c < 6 && c <= b+2; c++ {
-				if c-a <= 3 {
-					pats = append(pats, [3]int{a, b, c})
-				}
-			}
-		}
-	}
+	pats := [][2]int{{1, 1}, {1, 2}, {2, 1}}
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
-			for l := j + 1; l < n; l++ {
-				// Similar gaps: a projective spacing changes slowly.
-				g1, g2 := ls[j].pos-ls[i].pos, ls[l].pos-ls[j].pos
-				if g1 < 5 || g2 < 5 || g1 > 3.2*g2 || g2 > 3.2*g1 {
-					continue
-				}
-				for _, p := range pats {
-					{
-						{
-							s, ok := fitSeq(ls, [3]int{i, j, l}, p)
-							if !ok || seen[s.match] {
-								continue
-							}
-							seen[s.match] = true
-							out = append(out, s)
+			g1, h1 := ls[j].pos-ls[i].pos, ls[j].pos2-ls[i].pos2
+			if g1 < 5 || h1 < 5 || g1 > 2*h1 || h1 > 2*g1 {
+				continue
+			}
+			for _, p := range pats {
+				want := g1 * float64(p[1]) / float64(p[0])
+				lo, hi := ls[j].pos+0.6*want, ls[j].pos+1.6*want
+				l0 := sort.Search(n, func(q int) bool { return ls[q].pos >= lo })
+				for l := l0; l < n && ls[l].pos <= hi; l++ {
+					g2, h2 := ls[l].pos-ls[j].pos, ls[l].pos2-ls[j].pos2
+					if h2 < 0.6*h1*float64(p[1])/float64(p[0]) || h2 > 1.6*h1*float64(p[1])/float64(p[0]) || g2 <= 0 {
+						continue
+					}
+					span := p[0] + p[1]
+					for a := 0; a+span <= 5; a++ {
+						s, ok := fitSeq(ls, [3]int{i, j, l}, [3]int{a, a + p[0], a + span})
+						if !ok || seen[s.match] {
+							continue
 						}
+						seen[s.match] = true
+						out = append(out, s)
 					}
 				}
 			}
@@ -337,7 +334,10 @@ func intersect(a, b hline) (pt, bool) {
 func (r *Reader) edgeSupport(hh homography, w, h int) float64 {
 	on := r.lineShare(hh, w, h, 0, 6)
 	off := r.lineShare(hh, w, h, 0.5, 5)
-	return on - off
+	// Lines one pitch outside the grid fall on the frame or beyond it; a grid
+	// shifted by one cell would find its missing line there.
+	out := r.lineShare(hh, w, h, -1, 1) + r.lineShare(hh, w, h, 6, 1)
+	return on - off - 0.5*out
 }
 
 func (r *Reader) lineShare(hh homography, w, h int, offset float64, lines int) float64 {

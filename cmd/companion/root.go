@@ -36,7 +36,9 @@ checks your turns, keeps the score and saves the game after every step.`,
 	root.AddCommand(newPlayerTurnCmd(io, nil))
 	root.AddCommand(newPlayCmd(io, nil))
 	root.AddCommand(newResumeCmd(io, nil))
-	// read, render and accuracy (the camera's commands) go here, one line each.
+	root.AddCommand(newReadCmd(io, nil))
+	root.AddCommand(newRenderCmd(io, nil))
+	root.AddCommand(newAccuracyCmd(io, nil))
 	return root
 }
 

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"companion/vision"
+)
+
+type readOptions struct {
+	IO      *streams
+	Image   string
+	JSON    bool
+	Corners *[4][2]float64 // nil: find the grid
+}
+
+// readOutput is CONTRACT.md's answer to read --json.
+type readOutput struct {
+	Board      []string      `json:"board"`
+	Corners    [4][2]float64 `json:"corners"`
+	Confidence [5][5]float64 `json:"confidence"`
+	Millis     float64       `json:"millis"`
+}
+
+func newReadCmd(io *streams, runF func(*readOptions) error) *cobra.Command {
+	opts := &readOptions{IO: io}
+	var corners string
+	cmd := &cobra.Command{
+		Use:   "read <image> [--json] [--corners x1,y1,x2,y2,x3,y3,x4,y4]",
+		Short: "Read one photo of the board: grid corners, levels, pawns",
+		Long: `Read one photo of the board (PNG or JPEG) with no other input: find the
+5x5 grid, then every cell's level (0-3 blocks, 4 a dome) and the colour of
+the pawn on it (B blue builder, L light enemy, D dark enemy).
+
+--corners gives the grid's outer corners in pixels, in the order A1 (top
+left), A5 (top right), E5 (bottom right), E1 (bottom left), and skips the
+search for the grid.`,
+		Example: `  companion read table.jpg
+  companion read table.jpg --json
+  companion read table.jpg --json --corners 400,100,880,100,1000,650,280,650`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return flagErrorf("read takes one image file, got %d arguments", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Image = args[0]
+			if cmd.Flags().Changed("corners") {
+				c, err := parseCorners(corners)
+				if err != nil {
+					return err
+				}
+				opts.Corners = &c
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return readRun(opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print CONTRACT.md's JSON instead of a drawing")
+	cmd.Flags().StringVar(&corners, "corners", "", "grid corners A1,A5,E5,E1 as x1,y1,...,x4,y4 (skips finding the grid)")
+	return cmd
+}
+
+// parseCorners reads eight comma-separated pixel coordinates.
+func parseCorners(s string) ([4][2]float64, error) {
+	var c [4][2]float64
+	parts := strings.Split(s, ",")
+	if len(parts) != 8 {
+		return c, flagErrorf("--corners %q: want 8 numbers x1,y1,x2,y2,x3,y3,x4,y4 (A1, A5, E5, E1), got %d", s, len(parts))
+	}
+	for i, p := range parts {
+		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return c, flagErrorf("--corners %q: %q is not a number", s, strings.TrimSpace(p))
+		}
+		c[i/2][i%2] = v
+	}
+	return c, nil
+}
+
+func readRun(opts *readOptions) error {
+	img, err := vision.DecodeFile(opts.Image)
+	if err != nil {
+		return err
+	}
+	defer img.Close()
+	r := vision.NewReader()
+	defer r.Close()
+	var res vision.Result
+	if opts.Corners != nil {
+		res, err = r.ReadWithCorners(img, *opts.Corners)
+	} else {
+		res, err = r.Read(img)
+	}
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", opts.Image, err)
+	}
+	out := readOutput{Board: res.Board.Tokens(), Corners: res.Corners, Millis: round(res.Millis, 2)}
+	for i, c := range res.Confidence {
+		out.Confidence[i/5][i%5] = round(c, 3)
+	}
+	for i := range out.Corners {
+		out.Corners[i][0], out.Corners[i][1] = round(out.Corners[i][0], 2), round(out.Corners[i][1], 2)
+	}
+	if opts.JSON {
+		return writeJSON(opts.IO, out)
+	}
+	w := opts.IO.Out
+	fmt.Fprintf(w, "     1    2    3    4    5\n")
+	for r := 0; r < 5; r++ {
+		fmt.Fprintf(w, "%c ", 'A'+r)
+		for c := 0; c < 5; c++ {
+			sq := res.Board[r*5+c]
+			mark := " "
+			if res.Confidence[r*5+c] < 0.6 {
+				mark = "?"
+			}
+			fmt.Fprintf(w, " %-3s%s", sq.String(), mark)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "(? = unsure; read in %.1f ms)\n", res.Millis)
+	return nil
+}
+
+func round(v float64, digits int) float64 {
+	p := math.Pow(10, float64(digits))
+	return math.Round(v*p) / p
+}
