@@ -24,6 +24,29 @@ type Reader interface {
 	Read(img gocv.Mat) (vision.Result, error)
 }
 
+// CornerReader also reads with given corners; *vision.Reader satisfies it.
+type CornerReader interface {
+	Reader
+	ReadWithCorners(img gocv.Mat, corners [4][2]float64) (vision.Result, error)
+}
+
+// withTruth reads each frame with the true corners, to measure the cell
+// reading apart from the localisation.
+type withTruth struct {
+	r       CornerReader
+	corners [4][2]float64
+}
+
+func (w *withTruth) Read(img gocv.Mat) (vision.Result, error) {
+	return w.r.ReadWithCorners(img, w.corners)
+}
+
+// RunWithTrueCorners is Run with the localisation skipped: each frame is
+// read with its true corners (CONTRACT's --corners).
+func RunWithTrueCorners(ctx context.Context, seeds []int64, reader CornerReader) Report {
+	return run(ctx, seeds, &withTruth{r: reader})
+}
+
 // Sample is one seed's outcome.
 type Sample struct {
 	Seed      int64
@@ -107,6 +130,10 @@ type rendered struct {
 // frames ahead; reading runs on the calling goroutine (the reader is not
 // shared). It stops early when ctx is done and reports what it has.
 func Run(ctx context.Context, seeds []int64, reader Reader) Report {
+	return run(ctx, seeds, reader)
+}
+
+func run(ctx context.Context, seeds []int64, reader Reader) Report {
 	// sim.Render already uses every core; one renderer keeps a frame ahead.
 	workers := 1
 	out := make([]chan rendered, len(seeds))
@@ -190,6 +217,9 @@ func measure(rd rendered, reader Reader) Sample {
 		s.Err = rd.err
 		s.Wrong = 25
 		return s
+	}
+	if wt, ok := reader.(*withTruth); ok {
+		wt.corners = t.Corners
 	}
 	res, err := reader.Read(rd.mat)
 	if err != nil {

@@ -12,7 +12,10 @@ import (
 	"companion/vision"
 )
 
-var seedsFlag = flag.String("seeds", "", "run the harness on these seeds (e.g. 100000-100499) and print the report")
+var (
+	seedsFlag   = flag.String("seeds", "", "run the harness on these seeds (e.g. 100000-100499) and print the report")
+	trueCorners = flag.Bool("truecorners", false, "with -seeds: read with the true corners (measure the cell reading alone)")
+)
 
 func parseSeeds(s string) ([]int64, error) {
 	var out []int64
@@ -46,7 +49,12 @@ func TestHarness(t *testing.T) {
 	}
 	r := vision.NewReader()
 	defer r.Close()
-	rep := Run(context.Background(), seeds, r)
+	var rep Report
+	if *trueCorners {
+		rep = RunWithTrueCorners(context.Background(), seeds, r)
+	} else {
+		rep = Run(context.Background(), seeds, r)
+	}
 	rep.WriteText(os.Stdout)
 }
 

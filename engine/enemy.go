@@ -41,14 +41,13 @@ func EnemyTurn(p Position, dice []int) (Position, []Event, Result, error) {
 	}
 	n := len(q.Enemies)
 	t := enemyTurn{
-		p:      &q,
+		pos:    q,
 		events: make([]Event, 0, 3*n),
 		paths:  make([]Cell, 0, 2*n),
 	}
-	t.text.Grow(3 * n * textPerEvent)
 	t.play(dice)
 	t.setTexts()
-	return q, t.events, t.result, nil
+	return t.pos, t.events, t.result, nil
 }
 
 // enemyOrder lists the pawns, e.g. "light-female, dark-male".
@@ -63,20 +62,22 @@ func enemyOrder(es []Enemy) string {
 	return strings.Join(names, ", ")
 }
 
-// textPerEvent is room enough for most events' texts, in bytes.
-const textPerEvent = 80
-
-// enemyTurn is the state of one enemy turn being played on p.
+// enemyTurn is the state of one enemy turn being played on pos. It lives
+// on the stack: the texts are written into buf, a plain byte array, and cut
+// from one string at the end, so that a turn's texts cost one allocation.
 type enemyTurn struct {
-	p        *Position
+	pos      Position
 	events   []Event
 	paths    []Cell // backing store of the move events' paths
 	defeated []Cell // backing store of the events' defeated builders
 	defStart int    // where the current event's defeated builders start
-	// text holds the texts of all events one after the other; spans[i] is
-	// where event i's text ends. setTexts cuts them from one string, so
-	// that a turn's texts cost one allocation, not one per event.
-	text   strings.Builder
+
+	// buf[:n] holds the texts of all events one after the other; spans[i]
+	// is where event i's text ends. The longest turn's texts take under
+	// 2 KB; should they outgrow buf, they go on in big.
+	buf    [4096]byte
+	n      int
+	big    []byte
 	spans  [3 * NumPawns]int
 	result Result
 }
@@ -84,22 +85,22 @@ type enemyTurn struct {
 // play runs the three phases, each for every enemy in resolution order
 // (RULES.md "Enemy turn"), then the start-of-player-turn check.
 func (t *enemyTurn) play(dice []int) {
-	for i := range t.p.Enemies {
+	for i := range t.pos.Enemies {
 		t.orient(i)
 	}
-	for i := range t.p.Enemies {
+	for i := range t.pos.Enemies {
 		if t.attack(i) {
 			return
 		}
 	}
-	for i := range t.p.Enemies {
+	for i := range t.pos.Enemies {
 		if t.move(i, dice[i]) {
 			return
 		}
 	}
 	// RULES.md "Rulings": the start-of-player-turn check runs at the end
 	// of every enemy turn.
-	if !canPlayerAct(t.p) {
+	if !canPlayerAct(&t.pos) {
 		t.result = Result{Lost, ReasonStuck}
 	}
 }
@@ -111,7 +112,7 @@ func (t *enemyTurn) lose(reason string) {
 
 // begin starts the text of enemy e's next event.
 func (t *enemyTurn) begin(e Enemy) {
-	t.text.WriteString(e.Pawn.Title())
+	t.say(e.Pawn.Title())
 	t.defStart = len(t.defeated)
 }
 
@@ -121,13 +122,18 @@ func (t *enemyTurn) emit(ev Event) {
 	if n := len(t.defeated); n > t.defStart {
 		ev.Defeated = t.defeated[t.defStart:n:n]
 	}
-	t.spans[len(t.events)] = t.text.Len()
+	t.spans[len(t.events)] = t.n
 	t.events = append(t.events, ev)
 }
 
 // setTexts gives every event its text.
 func (t *enemyTurn) setTexts() {
-	all := t.text.String()
+	var all string
+	if t.big != nil {
+		all = string(t.big)
+	} else {
+		all = string(t.buf[:t.n])
+	}
 	start := 0
 	for i := range t.events {
 		t.events[i].Text = all[start:t.spans[i]]
@@ -138,15 +144,23 @@ func (t *enemyTurn) setTexts() {
 // say appends words to the event's text.
 func (t *enemyTurn) say(words ...string) {
 	for _, w := range words {
-		t.text.WriteString(w)
+		if t.big == nil && t.n+len(w) <= len(t.buf) {
+			t.n += copy(t.buf[t.n:], w)
+			continue
+		}
+		if t.big == nil {
+			t.big = append(make([]byte, 0, 2*len(t.buf)), t.buf[:t.n]...)
+		}
+		t.big = append(t.big, w...)
+		t.n = len(t.big)
 	}
 }
 
 // orient turns enemy i to face its nearest building.
 // RULES.md "Enemy turn", 1. Orientation.
 func (t *enemyTurn) orient(i int) {
-	e := &t.p.Enemies[i]
-	facing, found := nearestBuildingFacing(t.p, *e)
+	e := &t.pos.Enemies[i]
+	facing, found := nearestBuildingFacing(&t.pos, *e)
 	ev := Event{Phase: PhaseOrientation, Pawn: e.Pawn, Facing: facing, Turned: facing != e.Facing, Target: NoCell}
 	t.begin(*e)
 	switch {
@@ -222,7 +236,7 @@ func turnPreference(f, d Dir) int {
 // attack resolves enemy i's attack on the cell it faces and reports whether
 // the scenario is lost. RULES.md "Enemy turn", 2. Attack.
 func (t *enemyTurn) attack(i int) (lost bool) {
-	p := t.p
+	p := &t.pos
 	e := p.Enemies[i]
 	target := e.Cell.Step(e.Facing)
 	ev := Event{Phase: PhaseAttack, Pawn: e.Pawn, Facing: e.Facing, Target: target}
@@ -289,7 +303,7 @@ func (t *enemyTurn) attack(i int) (lost bool) {
 // removeBuilder defeats the builder on c: it leaves the board for the rest
 // of the scenario.
 func (t *enemyTurn) removeBuilder(c Cell) {
-	p := t.p
+	p := &t.pos
 	j := p.BuilderAt(c)
 	p.Builders = append(p.Builders[:j], p.Builders[j+1:]...)
 	if t.defeated == nil {
@@ -320,7 +334,7 @@ var rollSteps = [7][]moveStep{
 // move plays enemy i's movement roll and reports whether the scenario is
 // lost. RULES.md "Enemy turn", 3. Movement.
 func (t *enemyTurn) move(i, roll int) (lost bool) {
-	p := t.p
+	p := &t.pos
 	e := &p.Enemies[i]
 	ev := Event{Phase: PhaseMove, Pawn: e.Pawn, Roll: roll, Target: NoCell}
 	start := len(t.paths)
@@ -394,7 +408,7 @@ steps:
 // more than one level higher than the enemy's cell, or holds another enemy.
 // Moving down any number of levels is allowed; a builder does not block.
 func (t *enemyTurn) advanceBlocked(from, ahead Cell) bool {
-	p := t.p
+	p := &t.pos
 	switch {
 	case !ahead.Valid():
 		t.say("do not advance (the edge of the board is ahead)")

@@ -738,3 +738,20 @@ func TestEventText(t *testing.T) {
 		})
 	}
 }
+
+// TestEventTextOverflow: texts longer than the turn's buffer go on in a
+// bigger one, whole.
+func TestEventTextOverflow(t *testing.T) {
+	var turn enemyTurn
+	long := strings.Repeat("x", 3000)
+	for i := 0; i < 3; i++ {
+		turn.say(long[:1000], long)
+		turn.emit(Event{Phase: PhaseMove})
+	}
+	turn.setTexts()
+	for i, e := range turn.events {
+		if e.Text != long[:1000]+long {
+			t.Errorf("event %d: text of %d bytes, want 4000", i, len(e.Text))
+		}
+	}
+}

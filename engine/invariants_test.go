@@ -144,6 +144,9 @@ func checkEnemyTurn(t *testing.T, p, q Position, events []Event, res Result) {
 	if len(events) > 3*n || (res.Outcome == Playing && len(events) != 3*n) {
 		fail("%d events for %d enemies, outcome %v", len(events), n, res.Outcome)
 	}
+	if n := textBytes(events); n > len(enemyTurn{}.buf)/2 {
+		fail("the texts take %d bytes, more than half the buffer for them", n)
+	}
 	phases := []Phase{PhaseOrientation, PhaseAttack, PhaseMove}
 	for k, e := range events {
 		if e.Phase != phases[k/n] || e.Pawn != q.Enemies[k%n].Pawn {
@@ -252,3 +255,11 @@ func TestRandomGames(t *testing.T) {
 }
 
 func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
+
+func textBytes(events []Event) int {
+	n := 0
+	for _, e := range events {
+		n += len(e.Text)
+	}
+	return n
+}

@@ -60,17 +60,9 @@ func (c *camera) project(p vec3) (px, py float64, ok bool) {
 	}
 	xu, yu := d.dot(c.r)/z, d.dot(c.u)/z
 	ru := math.Hypot(xu, yu)
-	rd := ru
-	if c.k1 != 0 && ru > 0 {
-		// Solve rd (1 + k1 rd²) = ru by Newton's method.
-		for i := 0; i < 20; i++ {
-			g := rd*(1+c.k1*rd*rd) - ru
-			rd -= g / (1 + 3*c.k1*rd*rd)
-		}
-	}
 	s := 1.0
 	if ru > 0 {
-		s = rd / ru
+		s = c.distort(ru) / ru
 	}
 	return c.cx + xu*s*c.focal, c.cy - yu*s*c.focal, true
 }
@@ -79,4 +71,28 @@ func (c *camera) project(p vec3) (px, py float64, ok bool) {
 // Truth order: A1, A5, E5, E1.
 func gridCorners(top float64) [4]vec3 {
 	return [4]vec3{{-2.5, 2.5, top}, {2.5, 2.5, top}, {2.5, -2.5, top}, {-2.5, -2.5, top}}
+}
+
+// distort gives the image radius rd (in focal lengths) at which a ray at
+// undistorted radius ru is seen: the solution of rd (1 + k1 rd²) = ru.
+func (c *camera) distort(ru float64) float64 {
+	if c.k1 == 0 {
+		return ru
+	}
+	if c.k1 < 0 {
+		// rd (1 + k1 rd²) peaks at rmax; rays beyond it are far outside
+		// the image, so place them beyond rmax.
+		rmax := math.Sqrt(-1 / (3 * c.k1))
+		if fmax := rmax * 2 / 3; ru >= fmax {
+			return rmax + ru - fmax
+		}
+	}
+	// Newton's method from rd = ru converges monotonically: the curve is
+	// concave (k1 < 0) or convex (k1 > 0).
+	rd := ru
+	for i := 0; i < 20; i++ {
+		g := rd*(1+c.k1*rd*rd) - ru
+		rd -= g / (1 + 3*c.k1*rd*rd)
+	}
+	return rd
 }

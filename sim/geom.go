@@ -10,6 +10,7 @@ const (
 	kindDome                 // local half ball of radius a on z=0, flat side down
 	kindPoly                 // local convex polyhedron: planes
 	kindBall                 // local ball of radius a about the origin
+	kindGrid                 // the cell dividers: strips of half width b on x, y = k - 2.5, |x|, |y| <= a, z in [0,c]
 )
 
 // material says how a primitive is shaded.
@@ -71,6 +72,8 @@ func (p *prim) localBounds() (lo, hi vec3) {
 		return vec3{-p.a, -p.a, 0}, vec3{p.a, p.a, p.a}
 	case kindBall:
 		return vec3{-p.a, -p.a, -p.a}, vec3{p.a, p.a, p.a}
+	case kindGrid:
+		return vec3{-p.a, -p.a, 0}, vec3{p.a, p.a, p.c}
 	}
 	return vec3{-p.a, -p.a, 0}, vec3{p.a, p.a, p.c}
 }
@@ -109,6 +112,8 @@ func (p *prim) intersect(o, d vec3, tmin, tmax float64) (float64, vec3, bool) {
 		return hitDome(lo, ld, p.a, tmin, tmax)
 	case kindBall:
 		return hitBall(lo, ld, p.a, tmin, tmax)
+	case kindGrid:
+		return hitGrid(lo, ld, p.a, p.b, p.c, tmin, tmax)
 	}
 	return hitPoly(lo, ld, p.planes, tmin, tmax)
 }
@@ -298,4 +303,68 @@ func hitBall(o, d vec3, r, tmin, tmax float64) (float64, vec3, bool) {
 		return 0, vec3{}, false
 	}
 	return t, o.addScaled(d, t).scale(1 / r), true
+}
+
+// onStrip reports whether v lies within hw of a grid line k - 2.5.
+func onStrip(v, hw float64) bool {
+	f := v + 2.5
+	return math.Abs(f-math.Round(f)) <= hw
+}
+
+// hitGrid intersects the dividers: the layer z in [0, h] is thin, so the
+// ray either enters a strip through its top or, within the layer, through
+// the side of the first strip it meets.
+func hitGrid(o, d vec3, ext, hw, h, tmin, tmax float64) (float64, vec3, bool) {
+	if d.z == 0 {
+		return 0, vec3{}, false
+	}
+	ta, tb := (h-o.z)/d.z, -o.z/d.z
+	nz := 1.0
+	if ta > tb {
+		ta, tb, nz = tb, ta, -1
+	}
+	if ta <= tmin {
+		ta, nz = tmin, 0 // starts within the layer
+	}
+	tb = min(tb, tmax)
+	if ta > tb {
+		return 0, vec3{}, false
+	}
+	in := func(x, y float64) bool { return math.Abs(x) <= ext && math.Abs(y) <= ext }
+	x, y := o.x+d.x*ta, o.y+d.y*ta
+	if nz != 0 && in(x, y) && (onStrip(x, hw) || onStrip(y, hw)) {
+		return ta, vec3{0, 0, nz}, true
+	}
+	best := tb
+	var n vec3
+	found := false
+	// The first strip side each coordinate meets after ta.
+	side := func(p, dp, q, dq float64, axis int) {
+		if dp == 0 {
+			return
+		}
+		f := p + 2.5
+		var edge, s float64
+		if dp > 0 {
+			edge, s = math.Floor(f+hw)+1-hw, -1 // left side of the next strip
+		} else {
+			edge, s = math.Ceil(f-hw)-1+hw, 1
+		}
+		t := ta + (edge-f)/dp
+		if t <= ta || t >= best || edge < -hw || edge > 5+hw {
+			return
+		}
+		if math.Abs(q+dq*(t-ta)) > ext {
+			return
+		}
+		best, found = t, true
+		if axis == 0 {
+			n = vec3{s, 0, 0}
+		} else {
+			n = vec3{0, s, 0}
+		}
+	}
+	side(x, d.x, y, d.y, 0)
+	side(y, d.y, x, d.x, 1)
+	return best, n, found
 }

@@ -319,6 +319,17 @@ func fitCamera(s *Scene, frac, ux, uy float64) {
 			return
 		}
 	}
+	// Nothing fitted (it should not happen): the smallest board, centred.
+	c.Target = [3]float64{0, 0, top}
+	lo, hi := 1.0, 1000.0
+	for k := 0; k < 60; k++ {
+		c.Distance = math.Sqrt(lo * hi)
+		if gridFraction(*c, s.Width, s.Height, top) > 0.5 {
+			lo = c.Distance
+		} else {
+			hi = c.Distance
+		}
+	}
 }
 
 func gridFraction(c Camera, w, h int, top float64) float64 {

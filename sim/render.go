@@ -55,6 +55,7 @@ func Render(s Scene) (*image.RGBA, Truth) {
 		}
 	})
 	dilate(flags, W, H, max(2, H/240))
+	lastFlags = append(lastFlags[:0], flags...)
 
 	// Pass 2: supersample the edges, soften the shadows' edges, then expose
 	// and encode.
@@ -69,7 +70,7 @@ func Render(s Scene) (*image.RGBA, Truth) {
 			f := flags[i]
 			ns := 0
 			if f&2 != 0 {
-				ns = 8
+				ns = 12
 				tr.rnd = hash3(uint32(x), uint32(y), w.seed)
 				d := cam.ray(float64(x)+0.5, float64(y)+0.5)
 				c, _ = tr.shade(cam.pos, d, tr.closest(cam.pos, d), ns)
@@ -293,3 +294,5 @@ func getIDs(n int) []uint32 {
 	}
 	return make([]uint32, n)
 }
+
+var lastFlags []uint8

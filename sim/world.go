@@ -80,13 +80,13 @@ func build(s *Scene) *world {
 		seed: hash32(uint32(s.Seed) ^ hash32(uint32(uint64(s.Seed)>>32)+17)),
 	}
 	w.addBoard()
+	w.addDividers()
 	w.nBase = len(w.prims)
 	w.baseLo, w.baseHi = w.prims[0].lo, w.prims[0].hi
 	for _, p := range w.prims[1:] {
 		w.baseLo = vec3{min(w.baseLo.x, p.lo.x), min(w.baseLo.y, p.lo.y), min(w.baseLo.z, p.lo.z)}
 		w.baseHi = vec3{max(w.baseHi.x, p.hi.x), max(w.baseHi.y, p.hi.y), max(w.baseHi.z, p.hi.z)}
 	}
-	w.addDividers()
 	for i, sq := range s.Board {
 		w.addCell(i, sq)
 	}
@@ -163,24 +163,13 @@ func (w *world) addBoard() {
 		a: w.half, b: w.half, c: st.SlabThickness, col: st.FrameColour, ks: 0.04, shin: 3, cell: -1})
 }
 
-// addDividers adds the thin raised walls between the cells.
+// addDividers adds the thin raised walls between the cells, one
+// primitive for the whole grid of them.
 func (w *world) addDividers() {
 	st := &w.s.Style
 	hw := st.DividerWidth / 2
-	for k := 0; k <= observation.Size; k++ {
-		v := 2.5 - float64(k)
-		for _, horiz := range []bool{true, false} {
-			p := prim{kind: kindBox, mat: matDivider, a: 2.5 + hw, b: hw, c: st.DividerHeight,
-				col: st.DividerColour, ks: 0.05, shin: 3, cell: -1}
-			if horiz {
-				p.fr = uprightFrame(vec3{0, v, w.top}, 0)
-			} else {
-				p.a, p.b = hw, 2.5+hw
-				p.fr = uprightFrame(vec3{v, 0, w.top}, 0)
-			}
-			w.add(p)
-		}
-	}
+	w.add(prim{kind: kindGrid, mat: matDivider, fr: uprightFrame(vec3{0, 0, w.top}, 0),
+		a: 2.5 + hw, b: hw, c: st.DividerHeight, col: st.DividerColour, ks: 0.05, shin: 3, cell: -1})
 }
 
 // addCell adds the stack and the pawn on board cell i.

@@ -78,6 +78,29 @@ func (m *colourModel) estimateBoard(px *pixels, h homography) {
 			cell[q] = append(cell[q], median(vals[q]))
 		}
 	}
+	// Blocks are the brightest neutral things on the board: keep the cells
+	// clearly less white than the whitest, when there are enough of them.
+	var wh [25]float64
+	wmax := math.Inf(-1)
+	for i := range wh {
+		wh[i] = cell[0][i] - 4*math.Hypot(cell[1][i], cell[2][i])
+		wmax = math.Max(wmax, wh[i])
+	}
+	var keep []int
+	for i := range wh {
+		if wh[i] < wmax-0.25 {
+			keep = append(keep, i)
+		}
+	}
+	if len(keep) >= 3 {
+		for q := range cell {
+			var v []float64
+			for _, i := range keep {
+				v = append(v, cell[q][i])
+			}
+			cell[q] = v
+		}
+	}
 	for q := range cell {
 		m.board[q] = median(cell[q])
 		var dev []float64

@@ -82,3 +82,23 @@ func TestDebugTiming(t *testing.T) {
 		fmt.Println("prepare", t1.Sub(t0), "locate", t2.Sub(t1), "refine", t3.Sub(t2), "cells", t4.Sub(t3))
 	}
 }
+
+func TestDebugPose(t *testing.T) {
+	if *dbgSeed == 0 {
+		t.Skip("run with -dbgseed N")
+	}
+	for s := *dbgSeed; s < *dbgSeed+8; s++ {
+		m, truth := simFrame(t, s)
+		r := NewReader()
+		_, scale, _ := r.prepare(m)
+		h, _ := homographyFromCorners(truth.Corners)
+		hs := scaleHomography(h, scale)
+		w, hh := r.px.w, r.px.h
+		defF := 0.5 * float64(hh) / math.Tan(50*math.Pi/180/2)
+		cam := poseFromHomography(hs, float64(w)/2, float64(hh)/2, defF)
+		trueF := 0.5 * float64(hh) / math.Tan(truth.FOV*math.Pi/180/2)
+		fmt.Printf("seed %d: f %.0f true %.0f; elevation %.1f true %.1f; centre %.2f\n", s, cam.f, trueF, cam.elevation(), truth.Elevation, cam.centre())
+		m.Close()
+		r.Close()
+	}
+}

@@ -123,7 +123,7 @@ func (r *Reader) locate() (homography, bool) {
 			}
 		}
 	}
-	if best < 0.25 {
+	if best < 0.12 {
 		return homography{}, false
 	}
 	return bestH, true
@@ -334,10 +334,40 @@ func intersect(a, b hline) (pt, bool) {
 func (r *Reader) edgeSupport(hh homography, w, h int) float64 {
 	on := r.lineShare(hh, w, h, 0, 6)
 	off := r.lineShare(hh, w, h, 0.5, 5)
-	// Lines one pitch outside the grid fall on the frame or beyond it; a grid
-	// shifted by one cell would find its missing line there.
-	out := r.lineShare(hh, w, h, -1, 1) + r.lineShare(hh, w, h, 6, 1)
-	return on - off - 0.5*out
+	// The frame: a band of one colour all round the grid. A grid shifted by
+	// a cell puts part of its band on the cells.
+	return on - off - 2*r.bandSpread(hh, w, h)
+}
+
+// bandSpread is the median absolute deviation (over 255) of the grey
+// level along the loop 0.2 pitch outside the grid.
+func (r *Reader) bandSpread(hh homography, w, h int) float64 {
+	g, err := r.gray.DataPtrUint8()
+	if err != nil {
+		return 0
+	}
+	const n = 24
+	var v [4 * n]float64
+	k := 0
+	for i := 0; i < n; i++ {
+		t := -0.2 + (float64(i)+0.5)*5.4/n
+		for _, p := range [4]pt{{t, -0.2}, {5.2, t}, {t, 5.2}, {-0.2, t}} {
+			q := hh.apply(p)
+			x, y := int(q.X), int(q.Y)
+			if x < 0 || y < 0 || x >= w || y >= h {
+				v[k] = 0
+			} else {
+				v[k] = float64(g[y*w+x])
+			}
+			k++
+		}
+	}
+	s := v[:k]
+	m := median(s)
+	for i := range s {
+		s[i] = math.Abs(s[i] - m)
+	}
+	return median(s) / 255
 }
 
 func (r *Reader) lineShare(hh homography, w, h int, offset float64, lines int) float64 {
