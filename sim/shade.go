@@ -209,7 +209,7 @@ func (w *world) tableAlbedo(x, y float64) RGB {
 	s := w.seed + 100
 	switch tb.Kind {
 	case Wood:
-		sa, ca := math.Sincos(rad(tb.Angle))
+		sa, ca := w.grainSin, w.grainCos
 		u, v := x*ca+y*sa, -x*sa+y*ca // along and across the grain
 		pw := tb.Scale
 		k := math.Floor(v / pw)

@@ -151,10 +151,36 @@ func (tr *tracer) walk(o, d, inv vec3, h *hit, any bool) bool {
 // boxTest reports whether the ray o + t d, inv = 1/d, meets the box
 // [lo, hi] for eps < t < tmax.
 func boxTest(lo, hi, o, inv vec3, tmax float64) bool {
-	x1, x2 := (lo.x-o.x)*inv.x, (hi.x-o.x)*inv.x
-	y1, y2 := (lo.y-o.y)*inv.y, (hi.y-o.y)*inv.y
-	z1, z2 := (lo.z-o.z)*inv.z, (hi.z-o.z)*inv.z
-	t0 := max(min(x1, x2), min(y1, y2), min(z1, z2), eps)
-	t1 := min(max(x1, x2), max(y1, y2), max(z1, z2), tmax)
-	return t0 <= t1
+	t0, t1 := eps, tmax
+	a, b := (lo.x-o.x)*inv.x, (hi.x-o.x)*inv.x
+	if a > b {
+		a, b = b, a
+	}
+	if a > t0 {
+		t0 = a
+	}
+	if b < t1 {
+		t1 = b
+	}
+	if t0 > t1 {
+		return false
+	}
+	a, b = (lo.y-o.y)*inv.y, (hi.y-o.y)*inv.y
+	if a > b {
+		a, b = b, a
+	}
+	if a > t0 {
+		t0 = a
+	}
+	if b < t1 {
+		t1 = b
+	}
+	if t0 > t1 {
+		return false
+	}
+	a, b = (lo.z-o.z)*inv.z, (hi.z-o.z)*inv.z
+	if a > b {
+		a, b = b, a
+	}
+	return max(a, t0) <= min(b, t1)
 }

@@ -54,6 +54,8 @@ type world struct {
 	groups []group // runs of primitives forming one piece, indexed by the grid
 	gid    int32   // group of the next primitive
 	sticky bool    // a piece is open: primitives join the current group
+
+	grainSin, grainCos float64 // the table's grain direction
 }
 
 // group is a run of primitives with a common bounding box.
@@ -79,6 +81,7 @@ func build(s *Scene) *world {
 		half: 2.5 + st.FrameWidth,
 		seed: hash32(uint32(s.Seed) ^ hash32(uint32(uint64(s.Seed)>>32)+17)),
 	}
+	w.grainSin, w.grainCos = math.Sincos(rad(s.Table.Angle))
 	w.addBoard()
 	w.addDividers()
 	w.nBase = len(w.prims)
