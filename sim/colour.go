@@ -7,13 +7,8 @@ import "math"
 type RGB [3]float64
 
 func (c RGB) scale(s float64) RGB { return RGB{c[0] * s, c[1] * s, c[2] * s} }
-func (c RGB) mul(d RGB) RGB       { return RGB{c[0] * d[0], c[1] * d[1], c[2] * d[2]} }
 func (c RGB) add(d RGB) RGB       { return RGB{c[0] + d[0], c[1] + d[1], c[2] + d[2]} }
 func (c RGB) lum() float64        { return 0.2126*c[0] + 0.7152*c[1] + 0.0722*c[2] }
-
-func lerpRGB(a, b RGB, t float64) RGB {
-	return RGB{a[0] + (b[0]-a[0])*t, a[1] + (b[1]-a[1])*t, a[2] + (b[2]-a[2])*t}
-}
 
 // srgbToLinear decodes one sRGB channel.
 func srgbToLinear(v float64) float64 {
@@ -100,4 +95,18 @@ func clamp01(v float64) float64 {
 		return 1
 	}
 	return v
+}
+
+// col is RGB for the renderer's inner loops (a struct, which the compiler
+// keeps in registers, where it would keep an array in memory).
+type col struct{ r, g, b float64 }
+
+func (c RGB) lin() col { return col{c[0], c[1], c[2]} }
+
+func (c col) scale(s float64) col { return col{c.r * s, c.g * s, c.b * s} }
+func (c col) mul(d col) col       { return col{c.r * d.r, c.g * d.g, c.b * d.b} }
+func (c col) add(d col) col       { return col{c.r + d.r, c.g + d.g, c.b + d.b} }
+
+func lerpCol(a, b col, t float64) col {
+	return col{a.r + (b.r-a.r)*t, a.g + (b.g-a.g)*t, a.b + (b.b-a.b)*t}
 }

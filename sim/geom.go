@@ -23,6 +23,8 @@ const (
 	matBlock
 	matDome
 	matPawn
+	matDie
+	matCard
 )
 
 // part says which piece a block primitive is, for its windows.
@@ -52,7 +54,7 @@ type prim struct {
 	a, b, c float64
 	planes  []plane
 	lo, hi  vec3 // world bounding box
-	col     RGB
+	col     col
 	ks      float64 // specular strength
 	shin    int     // specular exponent is 2^shin
 	seed    uint32
@@ -186,28 +188,33 @@ func hitCone(o, d vec3, r0, r1, h, tmin, tmax float64) (float64, vec3, bool) {
 	A := d.x*d.x + d.y*d.y - k*k*d.z*d.z
 	B := 2 * (o.x*d.x + o.y*d.y - k*rz*d.z)
 	C := o.x*o.x + o.y*o.y - rz*rz
-	try := func(t float64) {
-		if t > tmin && t < best {
-			z := o.z + t*d.z
-			if z >= 0 && z <= h {
-				r := r0 + k*z
-				if r >= 0 {
-					best = t
-					n = vec3{o.x + t*d.x, o.y + t*d.y, -k * r}
-					found = true
-				}
-			}
-		}
-	}
+	var roots [2]float64
+	nr := 0
 	if math.Abs(A) > 1e-12 {
-		disc := B*B - 4*A*C
-		if disc >= 0 {
+		if disc := B*B - 4*A*C; disc >= 0 {
 			sq := math.Sqrt(disc)
-			try((-B - sq) / (2 * A))
-			try((-B + sq) / (2 * A))
+			t1, t2 := (-B-sq)/(2*A), (-B+sq)/(2*A)
+			if t1 > t2 {
+				t1, t2 = t2, t1
+			}
+			roots[0], roots[1], nr = t1, t2, 2
 		}
 	} else if B != 0 {
-		try(-C / B)
+		roots[0], nr = -C/B, 1
+	}
+	for i := 0; i < nr; i++ {
+		t := roots[i]
+		if t <= tmin || t >= best {
+			continue
+		}
+		z := o.z + t*d.z
+		if z < 0 || z > h {
+			continue
+		}
+		if r := r0 + k*z; r >= 0 {
+			best, n, found = t, vec3{o.x + t*d.x, o.y + t*d.y, -k * r}, true
+			break
+		}
 	}
 	if d.z != 0 {
 		t := -o.z / d.z

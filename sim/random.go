@@ -172,6 +172,10 @@ func RandomScene(seed int64) Scene {
 	if rng.Float64() < 0.65 {
 		s.Blur = u(0.3, 1.3)
 	}
+	if rng.Float64() < 0.5 {
+		s.Sharpen = u(0.2, 0.8)
+	}
+	s.Aberration = u(0, 0.0012)
 	s.Noise = u(1, 6)
 	s.JPEGQuality = 60 + rng.Intn(36)
 	return s
@@ -284,7 +288,7 @@ func fitCamera(s *Scene, frac, ux, uy float64) {
 		}
 	}
 	W, H := float64(s.Width), float64(s.Height)
-	m := 0.025 * H
+	m := 0.012 * H
 	c := &s.Camera
 	for ; frac >= 0.5; frac -= 0.02 {
 		c.Target = [3]float64{0, 0, top}
@@ -355,10 +359,10 @@ func bounds(cam *camera, pts []vec3) (x0, y0, x1, y1 float64, in bool) {
 	return x0, y0, x1, y1, true
 }
 
-// randomSpares puts 0-4 pieces on the table beside the board, in view.
+// randomSpares puts 0-4 pieces, and maybe dice and a card, on the table
+// beside the board, in view.
 func randomSpares(s *Scene, rng *rand.Rand) {
 	u := func(a, b float64) float64 { return a + (b-a)*rng.Float64() }
-	n := pick(rng, []float64{0.3, 0.25, 0.2, 0.15, 0.1})
 	cam := newCamera(s.Camera, s.Width, s.Height)
 	st := &s.Style
 	p := 2.5 + st.FrameWidth + st.Overhang + 0.3
@@ -367,7 +371,37 @@ func randomSpares(s *Scene, rng *rand.Rand) {
 	}
 	W, H := float64(s.Width), float64(s.Height)
 	m := 0.04 * H
-	for k := 0; k < n; k++ {
+	type spot struct{ x, y, r float64 }
+	var taken []spot
+	// place finds a free spot of radius r beside the board, in view.
+	place := func(r float64) (x, y float64, ok bool) {
+	try:
+		for t := 0; t < 40; t++ {
+			switch rng.Intn(3) {
+			case 0:
+				x, y = -p-r-u(0, 4), u(-p, p+2)
+			case 1:
+				x, y = p+r+u(0, 4), u(-p, p+2)
+			default:
+				x, y = u(-p-2, p+2), p+r+u(0, 3)
+			}
+			for _, o := range taken {
+				if math.Hypot(o.x-x, o.y-y) < o.r+r+0.15 {
+					continue try
+				}
+			}
+			for _, z := range []float64{0, 0.6} {
+				px, py, ok := cam.project(vec3{x, y, z})
+				if !ok || px < m || py < m || px > W-m || py > H-m {
+					continue try
+				}
+			}
+			taken = append(taken, spot{x, y, r})
+			return x, y, true
+		}
+		return 0, 0, false
+	}
+	for n := pick(rng, []float64{0.3, 0.25, 0.2, 0.15, 0.1}); n > 0; n-- {
 		sp := Spare{
 			Kind:     SpareKind(pick(rng, []float64{0.15, 0.15, 0.15, 0.2, 0.35})),
 			Occupant: observation.Occupant(1 + rng.Intn(3)),
@@ -375,29 +409,27 @@ func randomSpares(s *Scene, rng *rand.Rand) {
 			Rot:      u(0, 360),
 			Lying:    rng.Float64() < 0.6,
 		}
-	try:
-		for t := 0; t < 40; t++ {
-			switch rng.Intn(3) {
-			case 0:
-				sp.X, sp.Y = -p-u(0.2, 4), u(-p, p+2)
-			case 1:
-				sp.X, sp.Y = p+u(0.2, 4), u(-p, p+2)
-			default:
-				sp.X, sp.Y = u(-p-2, p+2), p+u(0.2, 3)
-			}
-			for _, o := range s.Spares {
-				if math.Hypot(o.X-sp.X, o.Y-sp.Y) < 1.1 {
-					continue try
-				}
-			}
-			for _, z := range []float64{0, 0.6} {
-				x, y, ok := cam.project(vec3{sp.X, sp.Y, z})
-				if !ok || x < m || y < m || x > W-m || y > H-m {
-					continue try
-				}
-			}
+		var ok bool
+		if sp.X, sp.Y, ok = place(0.5); ok {
 			s.Spares = append(s.Spares, sp)
-			break
+		}
+	}
+	dieColours := []RGB{HSV(0, 0, 0.92), HSV(45, 0.15, 0.9), HSV(0, 0.85, 0.7), HSV(0, 0, 0.08),
+		HSV(130, 0.7, 0.5), HSV(220, 0.8, 0.6)}
+	for n := pick(rng, []float64{0.5, 0.35, 0.15}); n > 0; n-- {
+		pr := Prop{Kind: Die, Rot: u(0, 360), Size: u(0.28, 0.42),
+			Colour: dieColours[rng.Intn(len(dieColours))], Top: 1 + rng.Intn(6)}
+		var ok bool
+		if pr.X, pr.Y, ok = place(0.3); ok {
+			s.Props = append(s.Props, pr)
+		}
+	}
+	if rng.Float64() < 0.25 {
+		pr := Prop{Kind: Card, Rot: u(0, 360), Size: u(1.1, 1.4),
+			Colour: HSV(u(0, 360), u(0.4, 0.8), u(0.2, 0.5))}
+		var ok bool
+		if pr.X, pr.Y, ok = place(0.9 * pr.Size); ok {
+			s.Props = append(s.Props, pr)
 		}
 	}
 }

@@ -24,16 +24,16 @@ func Render(s Scene) (*image.RGBA, Truth) {
 	parallelRows(H, w, func(tr *tracer, y int) {
 		for x := 0; x < W; x++ {
 			d := cam.ray(float64(x)+0.5, float64(y)+0.5)
-			c, id := tr.shade(cam.pos, d, tr.closest(cam.pos, d), 0)
+			c, id := tr.shade(cam.pos, d, tr.closest(cam.pos, d), 0, 0)
 			i := y*W + x
-			buf[3*i], buf[3*i+1], buf[3*i+2] = float32(c[0]), float32(c[1]), float32(c[2])
+			buf[3*i], buf[3*i+1], buf[3*i+2] = float32(c.r), float32(c.g), float32(c.b)
 			ids[i] = id
 		}
 	})
 
-	// Find edges: flag 1 where the thing seen changes (silhouettes,
-	// windows), flag 2 near where a shadow's edge passes (within the
-	// penumbra's likely width).
+	// Find edges: flag bit 0 where the thing seen changes (silhouettes,
+	// windows), bit 1+k near where the edge of lamp k's shadow passes
+	// (within the penumbra's likely width).
 	flags := getBytes(W * H)
 	defer bytePool.Put(flags)
 	parallelRows(H, nil, func(_ *tracer, y int) {
@@ -47,39 +47,37 @@ func Render(s Scene) (*image.RGBA, Truth) {
 				}
 				if ids[j]>>3 != id>>3 {
 					f |= 1
-				} else if ids[j] != id {
-					f |= 2
+				} else {
+					f |= uint8(ids[j]^id) & 7 << 1
 				}
 			}
 			flags[i] = f
 		}
 	})
 	dilate(flags, W, H, max(2, H/240))
-	lastFlags = append(lastFlags[:0], flags...)
 
 	// Pass 2: supersample the edges, soften the shadows' edges, then expose
 	// and encode.
-	gain := s.WhiteBalance.scale(s.Exposure)
+	gain := s.WhiteBalance.lin().scale(s.Exposure)
 	cx, cy := float64(W)/2, float64(H)/2
 	r2 := 1 / (cx*cx + cy*cy)
 	rgss := [4][2]float64{{0.375, 0.125}, {0.875, 0.375}, {0.625, 0.875}, {0.125, 0.625}}
 	parallelRows(H, w, func(tr *tracer, y int) {
 		for x := 0; x < W; x++ {
 			i := y*W + x
-			c := RGB{float64(buf[3*i]), float64(buf[3*i+1]), float64(buf[3*i+2])}
+			c := col{float64(buf[3*i]), float64(buf[3*i+1]), float64(buf[3*i+2])}
 			f := flags[i]
-			ns := 0
-			if f&2 != 0 {
-				ns = 12
+			soft := f >> 1
+			if soft != 0 {
 				tr.rnd = hash3(uint32(x), uint32(y), w.seed)
 				d := cam.ray(float64(x)+0.5, float64(y)+0.5)
-				c, _ = tr.shade(cam.pos, d, tr.closest(cam.pos, d), ns)
+				c, _ = tr.shade(cam.pos, d, tr.closest(cam.pos, d), soft, 12)
 			}
 			if f&1 != 0 {
 				for k, o := range rgss {
 					tr.rnd = hash3(uint32(x), uint32(y), w.seed+uint32(k)+1)
 					d := cam.ray(float64(x)+o[0], float64(y)+o[1])
-					sc, _ := tr.shade(cam.pos, d, tr.closest(cam.pos, d), ns/2)
+					sc, _ := tr.shade(cam.pos, d, tr.closest(cam.pos, d), soft, 6)
 					c = c.add(sc)
 				}
 				c = c.scale(0.2)
@@ -87,29 +85,56 @@ func Render(s Scene) (*image.RGBA, Truth) {
 			dx, dy := float64(x)+0.5-cx, float64(y)+0.5-cy
 			v := 1 - s.Vignette*(dx*dx+dy*dy)*r2
 			c = c.mul(gain).scale(v)
-			buf[3*i] = encodeSRGB(c[0])
-			buf[3*i+1] = encodeSRGB(c[1])
-			buf[3*i+2] = encodeSRGB(c[2])
+			buf[3*i] = encodeSRGB(c.r)
+			buf[3*i+1] = encodeSRGB(c.g)
+			buf[3*i+2] = encodeSRGB(c.b)
 		}
 	})
 
 	if s.Blur >= 0.2 {
-		blur(buf, W, H, s.Blur)
+		blur(buf, buf, W, H, s.Blur)
+	}
+	if s.Sharpen > 0 {
+		// The camera's own sharpening: unsharp masking, with its halos.
+		soft := getFloats(len(buf))
+		defer floatPool.Put(soft)
+		blur(soft, buf, W, H, 1.2)
+		k := float32(s.Sharpen)
+		for i, v := range buf {
+			buf[i] = v + k*(v-soft[i])
+		}
 	}
 
 	img := image.NewRGBA(image.Rect(0, 0, W, H))
 	seed := hash32(w.seed + 0x51ed)
+	ca := s.Aberration
 	parallelRows(H, nil, func(_ *tracer, y int) {
 		row := img.Pix[y*img.Stride:]
+		// Each row has its own generator, so rows can run in any order.
+		rng := uint64(hash3(uint32(y), seed, 1))<<32 | uint64(hash3(uint32(y), seed, 2)) | 1
 		for x := 0; x < W; x++ {
 			i := y*W + x
-			hp := hash3(uint32(x), uint32(y), seed)
-			shared := gauss(hp)
+			rng ^= rng << 13
+			rng ^= rng >> 7
+			rng ^= rng << 17
+			shared := gauss(uint32(rng))
 			for ch := 0; ch < 3; ch++ {
+				rng ^= rng << 13
+				rng ^= rng >> 7
+				rng ^= rng << 17
 				v := float64(buf[3*i+ch])
+				if ca != 0 && ch != 1 {
+					// Lateral chromatic aberration: red and blue images
+					// scaled a little about the centre, opposite ways.
+					k := 1 + ca
+					if ch == 2 {
+						k = 1 - ca
+					}
+					v = sample(buf, W, H, cx+(float64(x)+0.5-cx)*k-0.5, cy+(float64(y)+0.5-cy)*k-0.5, ch)
+				}
 				sigma := s.Noise * (1.15 - 0.3*v)
-				n := sigma * (0.6*shared + 0.8*gauss(hash32(hp+uint32(ch)+1)))
-				row[4*x+ch] = uint8(max(0, min(255, math.Round(v*255+n))))
+				n := sigma * (0.6*shared + 0.8*gauss(uint32(rng>>32)))
+				row[4*x+ch] = uint8(min(255, max(0, v*255+n+0.5)))
 			}
 			row[4*x+3] = 255
 		}
@@ -190,8 +215,23 @@ func encodeSRGB(v float64) float32 {
 	return a + (srgbTable[i+1]-a)*float32(f-float64(i))
 }
 
-// blur applies a separable Gaussian of the given sigma to an RGB buffer.
-func blur(buf []float32, w, h int, sigma float64) {
+// sample reads channel ch of an RGB buffer at (x, y), bilinearly.
+func sample(buf []float32, w, h int, x, y float64, ch int) float64 {
+	x = min(max(x, 0), float64(w-1))
+	y = min(max(y, 0), float64(h-1))
+	x0, y0 := int(x), int(y)
+	x1, y1 := min(x0+1, w-1), min(y0+1, h-1)
+	fx, fy := x-float64(x0), y-float64(y0)
+	at := func(x, y int) float64 { return float64(buf[3*(y*w+x)+ch]) }
+	a := at(x0, y0) + (at(x1, y0)-at(x0, y0))*fx
+	b := at(x0, y1) + (at(x1, y1)-at(x0, y1))*fx
+	return a + (b-a)*fy
+}
+
+// blur writes to dst a separable Gaussian blur of the given sigma of the
+// RGB buffer src; dst may be src.
+func blur(dst, src []float32, w, h int, sigma float64) {
+	buf := src
 	r := int(math.Ceil(3 * sigma))
 	k := make([]float32, 2*r+1)
 	var sum float32
@@ -232,39 +272,33 @@ func blur(buf []float32, w, h int, sigma float64) {
 				c += kv * tmp[j+2]
 			}
 			j := 3 * (y*w + x)
-			buf[j], buf[j+1], buf[j+2] = a, b, c
+			dst[j], dst[j+1], dst[j+2] = a, b, c
 		}
 	})
 }
 
-// dilate spreads flag bit 2 of each pixel over the square of radius r
+// dilate spreads flag bits 1-3 of each pixel over the square of radius r
 // around it.
 func dilate(flags []uint8, w, h, r int) {
+	const bits = 0x0e
 	tmp := getBytes(len(flags))
 	defer bytePool.Put(tmp)
 	parallelRows(h, nil, func(_ *tracer, y int) {
 		row, out := flags[y*w:(y+1)*w], tmp[y*w:(y+1)*w]
-		last := -1 << 30 // last x with the bit set
-		for x := 0; x < w+r; x++ {
-			if x < w && row[x]&2 != 0 {
-				last = x
+		for x := range out {
+			var f uint8
+			for i := max(x-r, 0); i <= min(x+r, w-1); i++ {
+				f |= row[i]
 			}
-			if x-r >= 0 {
-				out[x-r] = 0
-				if x-last <= 2*r {
-					out[x-r] = 2
-				}
-			}
+			out[x] = f & bits
 		}
 	})
-	parallelRows(w, nil, func(_ *tracer, x int) {
-		last := -1 << 30
-		for y := 0; y < h+r; y++ {
-			if y < h && tmp[y*w+x] != 0 {
-				last = y
-			}
-			if y-r >= 0 && y-last <= 2*r {
-				flags[(y-r)*w+x] |= 2
+	parallelRows(h, nil, func(_ *tracer, y int) {
+		row := flags[y*w : (y+1)*w]
+		for j := max(y-r, 0); j <= min(y+r, h-1); j++ {
+			src := tmp[j*w : (j+1)*w]
+			for x := range row {
+				row[x] |= src[x]
 			}
 		}
 	})
@@ -294,5 +328,3 @@ func getIDs(n int) []uint32 {
 	}
 	return make([]uint32, n)
 }
-
-var lastFlags []uint8

@@ -21,12 +21,15 @@ type Scene struct {
 	Pieces Pieces
 	Jitter [observation.Size * observation.Size]CellJitter // per cell, index row*5+col
 	Spares []Spare                                         // pieces lying on the table beside the board
+	Props  []Prop                                          // dice and cards on the table
 	Board  observation.Board                               // the position on the board
 
 	// Camera imperfections.
 	WhiteBalance RGB     // per-channel gains of the camera's white balance
 	Vignette     float64 // light fall-off at the image corners, 0..1
 	Blur         float64 // Gaussian optical blur sigma in pixels (0 = none)
+	Sharpen      float64 // the camera's unsharp masking, 0 = none
+	Aberration   float64 // lateral chromatic aberration: red scaled by 1+a, blue by 1-a
 	Noise        float64 // sensor noise sigma in 8-bit levels
 	JPEGQuality  int     // quality EncodeJPEG and WriteSample use
 }
@@ -154,6 +157,25 @@ type Spare struct {
 	X, Y     float64
 	Rot      float64 // turn about the vertical
 	Lying    bool    // a pawn lying on its side
+}
+
+// PropKind is something on the table that is not a piece.
+type PropKind uint8
+
+const (
+	Die  PropKind = iota // a six-sided die, like the enemies' dice
+	Card                 // a card lying face down
+)
+
+// Prop is a die or a card on the table, off the board. A reader must
+// ignore it.
+type Prop struct {
+	Kind   PropKind
+	X, Y   float64
+	Rot    float64 // turn about the vertical
+	Size   float64 // a die's edge, a card's width (its length is 1.4 times that)
+	Colour RGB
+	Top    int // the die's face up, 1-6
 }
 
 // Truth is what a render shows, for scoring a reader.

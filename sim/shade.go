@@ -13,12 +13,13 @@ const (
 )
 
 // shade gives the linear radiance seen along the ray o + t d that hit h,
-// and the pixel id for edge detection. With ns = 0 shadows are hard (one
-// ray to each lamp's centre), else ns rays spread over each lamp.
-func (tr *tracer) shade(o, d vec3, h hit, ns int) (RGB, uint32) {
+// and the pixel id for edge detection. Shadows are hard (one ray to the
+// lamp's centre) except for the lamps with their bit set in soft, whose
+// light is estimated with up to ns rays spread over the lamp.
+func (tr *tracer) shade(o, d vec3, h hit, soft uint8, ns int) (col, uint32) {
 	w := tr.w
 	if h.idx == hitNothing {
-		bg := w.s.Table.Background
+		bg := w.s.Table.Background.lin()
 		k := 0.75 + 0.25*vnoise(d.x*4, d.z*4+d.y*2, w.seed+9)
 		return bg.mul(w.refLight()).scale(0.6 * k), 0
 	}
@@ -28,7 +29,7 @@ func (tr *tracer) shade(o, d vec3, h hit, ns int) (RGB, uint32) {
 		n = n.scale(-1)
 	}
 	sn := n // shading normal, may be bumpy
-	var alb RGB
+	var alb col
 	ks, shin := 0.0, 3
 	var tag uint32
 	id := uint32(h.idx + 2)
@@ -51,7 +52,7 @@ func (tr *tracer) shade(o, d vec3, h hit, ns int) (RGB, uint32) {
 					id = uint32(len(w.prims) + 2 + cell) // one id per cell print
 				}
 			} else {
-				alb = w.s.Style.SideColour.scale(0.9 + 0.15*vnoise(p.x*5+p.y*5, p.z*9, w.seed+3))
+				alb = w.s.Style.SideColour.lin().scale(0.9 + 0.15*vnoise(p.x*5+p.y*5, p.z*9, w.seed+3))
 			}
 		case matPedestal:
 			alb, sn = w.rock(p, n)
@@ -60,6 +61,9 @@ func (tr *tracer) shade(o, d vec3, h hit, ns int) (RGB, uint32) {
 		case matBlock:
 			var recess bool
 			alb, recess = w.block(pr, p, n)
+			if pr.kind == kindBox {
+				sn = bevel(pr, p, n)
+			}
 			if recess {
 				ks = 0
 				tag |= tagRecess
@@ -67,17 +71,22 @@ func (tr *tracer) shade(o, d vec3, h hit, ns int) (RGB, uint32) {
 			if n.z > 0.9 && pr.cell >= 0 {
 				ao = w.contact(p, w.feet[pr.cell])
 			}
+		case matDie:
+			alb = die(pr, p, n)
+			sn = bevel(pr, p, n)
+		case matCard:
+			alb = card(pr, p, n)
 		default: // dome, pawn
 			alb = pr.col
 		}
 	}
-	c, mask := tr.light(p, n, sn, d.scale(-1), alb, ks, shin, ao, ns)
+	c, mask := tr.light(p, n, sn, d.scale(-1), alb, ks, shin, ao, soft, ns)
 	return c, id<<4 | tag | mask
 }
 
 // refLight is the light reaching the board centre from all sources.
-func (w *world) refLight() RGB {
-	l := w.s.Ambient
+func (w *world) refLight() col {
+	l := w.ambient
 	for _, lt := range w.lights {
 		l = l.add(lt.col)
 	}
@@ -87,10 +96,10 @@ func (w *world) refLight() RGB {
 // light sums ambient, diffuse and specular light at p with geometric
 // normal gn and shading normal n seen from direction v; mask has bit 0..2
 // set for each lamp in shadow.
-func (tr *tracer) light(p, gn, n, v vec3, alb RGB, ks float64, shin int, ao float64, ns int) (RGB, uint32) {
+func (tr *tracer) light(p, gn, n, v vec3, alb col, ks float64, shin int, ao float64, soft uint8, ns int) (col, uint32) {
 	w := tr.w
 	hemi := (0.6 + 0.4*n.z) * ao
-	out := alb.mul(w.s.Ambient).scale(hemi)
+	out := alb.mul(w.ambient).scale(hemi)
 	q := p.addScaled(gn, 1e-4)
 	var mask uint32
 	for li := range w.lights {
@@ -107,7 +116,11 @@ func (tr *tracer) light(p, gn, n, v vec3, alb RGB, ks float64, shin int, ao floa
 		if ndl <= 0 || gn.dot(L) <= 0 {
 			continue
 		}
-		vis := tr.visible(q, L, dist, l, ns)
+		k := 0
+		if soft&(1<<li) != 0 {
+			k = ns
+		}
+		vis := tr.visible(q, L, dist, l, k)
 		if vis < 0.5 {
 			mask |= 1 << li
 		}
@@ -122,7 +135,7 @@ func (tr *tracer) light(p, gn, n, v vec3, alb RGB, ks float64, shin int, ao floa
 					nh *= nh
 				}
 				s := ks * nh
-				c = RGB{c[0] + s, c[1] + s, c[2] + s}
+				c = col{c.r + s, c.g + s, c.b + s}
 			}
 		}
 		out = out.add(c.mul(irr).scale(ndl * vis))
@@ -204,7 +217,7 @@ func (w *world) tableContact(p vec3) float64 {
 }
 
 // tableAlbedo is the table top's colour at (x, y).
-func (w *world) tableAlbedo(x, y float64) RGB {
+func (w *world) tableAlbedo(x, y float64) col {
 	tb := &w.s.Table
 	s := w.seed + 100
 	switch tb.Kind {
@@ -215,10 +228,12 @@ func (w *world) tableAlbedo(x, y float64) RGB {
 		k := math.Floor(v / pw)
 		f := v/pw - k
 		ks := uint32(int32(k))
-		grain := vnoise(u*0.12+float64(ks)*7.3, v*3.1, s)
-		ring := 0.5 + 0.5*math.Sin((v*2.2+3*vnoise(u*0.05, v*0.7+float64(ks)*3, s+1))*math.Pi*2)
-		t := clamp01(0.55*ring*grain + 0.45*vnoise(u*0.3, v*9, s+2))
-		c := lerpRGB(tb.Colour, tb.Colour2, t)
+		// Growth rings: a wavy triangle wave across the grain.
+		ph := v*2.2 + 3*vnoise(u*0.05, v*0.7+float64(ks)*3, s+1)
+		ring := math.Abs(2*(ph-math.Floor(ph)) - 1)
+		ring = ring * ring * (3 - 2*ring)
+		t := clamp01(0.45*ring + 0.45*vnoise(u*0.3+float64(ks)*7.3, v*9, s+2))
+		c := lerpCol(tb.Colour.lin(), tb.Colour2.lin(), t)
 		c = c.scale(0.85 + 0.3*unit(hash3(ks, s, 3)))
 		if f < 0.006 || f > 0.994 {
 			c = c.scale(0.45) // gap between planks
@@ -227,36 +242,36 @@ func (w *world) tableAlbedo(x, y float64) RGB {
 	case Cloth:
 		weave := 0.5 + 0.25*(math.Sin(x*tb.Scale)+math.Sin(y*tb.Scale))
 		m := vnoise(x*0.4, y*0.4, s)
-		c := lerpRGB(tb.Colour, tb.Colour2, 0.3*m+0.15*weave)
+		c := lerpCol(tb.Colour.lin(), tb.Colour2.lin(), 0.3*m+0.15*weave)
 		return c.scale(0.9 + 0.12*vnoise(x*25, y*25, s+1))
 	}
 	m := fbm(x*0.35/tb.Scale, y*0.35/tb.Scale, s)
-	return lerpRGB(tb.Colour, tb.Colour2, 0.5*m).scale(0.95 + 0.08*vnoise(x*9, y*9, s+2))
+	return lerpCol(tb.Colour.lin(), tb.Colour2.lin(), 0.5*m).scale(0.95 + 0.08*vnoise(x*9, y*9, s+2))
 }
 
 // boardTop is the colour printed on the board top at (x, y) and the cell
 // there (-1 on the frame).
-func (w *world) boardTop(x, y float64) (RGB, int) {
+func (w *world) boardTop(x, y float64) (col, int) {
 	st := &w.s.Style
 	s := w.seed + 200
 	if math.Abs(x) >= 2.5 || math.Abs(y) >= 2.5 {
 		k := 0.88 + 0.16*fbm(x*2.2, y*2.2, s) + 0.06*(vnoise(x*17, y*17, s+1)-0.5)
-		return st.FrameColour.scale(k), -1
+		return st.FrameColour.lin().scale(k), -1
 	}
 	c := min(int(x+2.5), observation.Size-1)
 	r := min(int(2.5-y), observation.Size-1)
 	cell := r*observation.Size + c
-	base := st.CellColour.mul(w.tone[cell])
+	base := st.CellColour.lin().mul(w.tone[cell])
 	t := fbm(x*4.5, y*4.5, s+2)
 	t2 := vnoise(x*23, y*23, s+3)
 	switch st.Cells {
 	case Grass:
 		k := 0.78 + 0.34*t + 0.2*(t2-0.5)
-		col := base.scale(k)
+		g := base.scale(k)
 		if vnoise(x*31+7, y*31, s+4) > 0.8 { // tufts and flowers
-			col = lerpRGB(col, RGB{0.7, 0.68, 0.4}, 0.25)
+			g = lerpCol(g, col{0.7, 0.68, 0.4}, 0.25)
 		}
-		return col, cell
+		return g, cell
 	case Sand:
 		return base.scale(0.9 + 0.14*t + 0.12*(t2-0.5)), cell
 	}
@@ -270,7 +285,7 @@ func (w *world) boardTop(x, y float64) (RGB, int) {
 }
 
 // rock is the pedestal's cliff colour and a bumpy normal.
-func (w *world) rock(p, n vec3) (RGB, vec3) {
+func (w *world) rock(p, n vec3) (col, vec3) {
 	st := &w.s.Style
 	s := w.seed + 300
 	a := p.x*0.7 - p.y*0.7
@@ -278,7 +293,7 @@ func (w *world) rock(p, n vec3) (RGB, vec3) {
 		a = p.y
 	}
 	strata := fbm(a*1.2, p.z*4, s)
-	c := lerpRGB(st.RockColour, st.RockColour2, strata)
+	c := lerpCol(st.RockColour.lin(), st.RockColour2.lin(), strata)
 	c = c.scale(0.7 + 0.5*vnoise(a*7, p.z*9, s+1))
 	if n.z < 0.5 {
 		t := vec3{-n.y, n.x, 0}.norm()
@@ -290,7 +305,7 @@ func (w *world) rock(p, n vec3) (RGB, vec3) {
 }
 
 // block is a block's colour at p, with dark windows and doors on its sides.
-func (w *world) block(pr *prim, p, n vec3) (RGB, bool) {
+func (w *world) block(pr *prim, p, n vec3) (col, bool) {
 	lp := pr.local(p)
 	ln := n
 	if pr.rotated {
@@ -336,7 +351,7 @@ func (w *world) block(pr *prim, p, n vec3) (RGB, bool) {
 		}
 	}
 	if in {
-		return w.s.Pieces.WindowColour.scale(0.85 + 0.3*vnoise(lp.x*30, lp.z*30+lp.y*30, pr.seed+1)), true
+		return w.s.Pieces.WindowColour.lin().scale(0.85 + 0.3*vnoise(lp.x*30, lp.z*30+lp.y*30, pr.seed+1)), true
 	}
 	return c, false
 }
@@ -384,4 +399,120 @@ func facade(level1 bool, style uint32, u, z, half, h float64) bool {
 		return win(-off) || win(off)
 	}
 	return win(off)
+}
+
+// bevel rounds a block's edges: within bw of a face's edge the shading
+// normal leans towards the neighbouring face, as on a real, slightly worn
+// block (a thin highlight or shade along each edge).
+func bevel(pr *prim, p, n vec3) vec3 {
+	const bw = 0.022
+	lp := pr.local(p)
+	ln := n
+	if pr.rotated {
+		ln = pr.fr.dirToLocal(n)
+	}
+	half := [3]float64{pr.a, pr.b, pr.c / 2}
+	pos := [3]float64{lp.x, lp.y, lp.z - pr.c/2}
+	nn := [3]float64{ln.x, ln.y, ln.z}
+	out := ln
+	for ax := 0; ax < 3; ax++ {
+		if math.Abs(nn[ax]) > 0.5 {
+			continue // the face's own axis
+		}
+		d := half[ax] - math.Abs(pos[ax])
+		if d >= bw || ax == 2 && pos[ax] < 0 {
+			continue // far from the edge, or the bottom edge (it stands on something)
+		}
+		k := 0.8 * (1 - d/bw)
+		e := [3]float64{}
+		e[ax] = math.Copysign(k, pos[ax])
+		out = out.add(vec3{e[0], e[1], e[2]})
+	}
+	if out == ln {
+		return n
+	}
+	out = out.norm()
+	if pr.rotated {
+		return pr.fr.dirToWorld(out)
+	}
+	return out
+}
+
+// pips are the pip positions of die faces 1-6, in face coordinates -1..1.
+var pips = [7][][2]float64{
+	1: {{0, 0}},
+	2: {{-0.5, -0.5}, {0.5, 0.5}},
+	3: {{-0.5, -0.5}, {0, 0}, {0.5, 0.5}},
+	4: {{-0.5, -0.5}, {0.5, 0.5}, {-0.5, 0.5}, {0.5, -0.5}},
+	5: {{-0.5, -0.5}, {0.5, 0.5}, {-0.5, 0.5}, {0.5, -0.5}, {0, 0}},
+	6: {{-0.5, -0.6}, {-0.5, 0}, {-0.5, 0.6}, {0.5, -0.6}, {0.5, 0}, {0.5, 0.6}},
+}
+
+// die is a die's colour at p: its faces carry the pips of a real die
+// (opposite faces add up to seven) with pr.seed up.
+func die(pr *prim, p, n vec3) col {
+	lp := pr.local(p)
+	ln := n
+	if pr.rotated {
+		ln = pr.fr.dirToLocal(n)
+	}
+	top := int(pr.seed)
+	side := 1 + (top % 6)
+	if side == top || side == 7-top {
+		side = 1 + (side % 6)
+	}
+	if side == top || side == 7-top {
+		side = 1 + (side % 6)
+	}
+	h := pr.a
+	var v int
+	var u, w float64
+	switch {
+	case ln.z > 0.5:
+		v, u, w = top, lp.x/h, lp.y/h
+	case ln.z < -0.5:
+		v, u, w = 7-top, lp.x/h, lp.y/h
+	case math.Abs(ln.x) > 0.5:
+		v, u, w = side, lp.y/h, lp.z/h-1
+		if ln.x < 0 {
+			v = 7 - side
+		}
+	default:
+		v, u, w = remaining(top, side), lp.x/h, lp.z/h-1
+		if ln.y < 0 {
+			v = 7 - v
+		}
+	}
+	for _, q := range pips[v] {
+		du, dw := u-q[0], w-q[1]
+		if du*du+dw*dw < 0.05 {
+			if pr.col.r+pr.col.g+pr.col.b > 1.2 {
+				return col{0.02, 0.02, 0.03}
+			}
+			return col{0.85, 0.85, 0.83}
+		}
+	}
+	return pr.col
+}
+
+// remaining is the smaller face of the pair that is neither top's nor side's.
+func remaining(top, side int) int {
+	for v := 1; v <= 6; v++ {
+		if v != top && v != 7-top && v != side && v != 7-side {
+			return v
+		}
+	}
+	return 1
+}
+
+// card is a card's back: a border and a mottled field.
+func card(pr *prim, p, n vec3) col {
+	lp := pr.local(p)
+	if math.Abs(n.z) < 0.5 {
+		return col{0.8, 0.8, 0.78} // the paper's edge
+	}
+	if pr.a-math.Abs(lp.x) < 0.07 || pr.b-math.Abs(lp.y) < 0.07 {
+		return lerpCol(pr.col, col{0.85, 0.8, 0.6}, 0.7)
+	}
+	return pr.col.scale(0.85 + 0.3*vnoise(lp.x*6, lp.y*6, 7))
 }

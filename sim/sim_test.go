@@ -3,6 +3,7 @@ package sim
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"image/jpeg"
 	"math"
 	"math/rand"
@@ -16,7 +17,7 @@ import (
 
 func TestRenderDeterministic(t *testing.T) {
 	for _, seed := range []int64{1, 7} {
-		t.Run("seed", func(t *testing.T) {
+		t.Run(fmt.Sprintf("seed-%d", seed), func(t *testing.T) {
 			if !reflect.DeepEqual(RandomScene(seed), RandomScene(seed)) {
 				t.Fatalf("RandomScene(%d) differs between calls", seed)
 			}
@@ -91,6 +92,11 @@ func TestEnvelope(t *testing.T) {
 				t.Errorf("seed %d: spare %+v lies on the board", seed, sp)
 			}
 		}
+		for _, pr := range s.Props {
+			if math.Max(math.Abs(pr.X), math.Abs(pr.Y)) < g+s.Style.Overhang+0.3 {
+				t.Errorf("seed %d: prop %+v lies on the board", seed, pr)
+			}
+		}
 	}
 }
 
@@ -115,8 +121,8 @@ func TestProjection(t *testing.T) {
 	for _, seed := range []int64{2, 3, 11, 24, 69} {
 		s := RandomScene(seed)
 		s.Board = observation.Board{}
-		s.Spares = nil
-		s.Noise, s.Blur, s.Vignette = 0, 0, 0
+		s.Spares, s.Props = nil, nil
+		s.Noise, s.Blur, s.Vignette, s.Sharpen, s.Aberration = 0, 0, 0, 0, 0
 		s.Style.Cells, s.Style.CellVariation = Sand, 0
 		s.Style.CellColour = RGB{0.5, 0.03, 0.03}
 		s.Style.FrameColour = RGB{0.03, 0.03, 0.5}

@@ -42,13 +42,17 @@ func (tr *tracer) closest(o, d vec3) hit {
 	}
 	inv := vec3{1 / d.x, 1 / d.y, 1 / d.z}
 	if boxTest(w.baseLo, w.baseHi, o, inv, h.t) {
-		for i := 0; i < w.nBase; i++ {
+		// Dividers and slab first: the pedestal below is then quickly
+		// culled by the shorter tmax.
+		for i := w.nBase - 1; i >= 0; i-- {
 			if t, n, ok := w.prims[i].intersect(o, d, eps, h.t); ok {
 				h = hit{t: t, idx: int32(i), n: w.prims[i].worldNormal(n)}
 			}
 		}
 	}
-	tr.walk(o, d, inv, &h, false)
+	for gi := range w.grids {
+		tr.walk(&w.grids[gi], o, d, inv, &h, false)
+	}
 	return h
 }
 
@@ -56,7 +60,8 @@ func (tr *tracer) closest(o, d vec3) hit {
 func (tr *tracer) occluded(o, d vec3, tmax float64) bool {
 	w := tr.w
 	inv := vec3{1 / d.x, 1 / d.y, 1 / d.z}
-	if boxTest(w.baseLo, w.baseHi, o, inv, tmax) {
+	// Rays rising from above the base cannot meet it.
+	if !(d.z > 0 && o.z >= w.baseHi.z) && boxTest(w.baseLo, w.baseHi, o, inv, tmax) {
 		for i := 0; i < w.nBase; i++ {
 			if _, _, ok := w.prims[i].intersect(o, d, eps, tmax); ok {
 				return true
@@ -64,23 +69,26 @@ func (tr *tracer) occluded(o, d vec3, tmax float64) bool {
 		}
 	}
 	h := hit{t: tmax, idx: hitNothing}
-	return tr.walk(o, d, inv, &h, true)
+	for gi := range w.grids {
+		if tr.walk(&w.grids[gi], o, d, inv, &h, true) {
+			return true
+		}
+	}
+	return false
 }
 
 // walk steps the ray through the grid's columns, testing the primitives of
 // each, until the best hit lies within the column being walked. With any
 // set it returns at the first hit.
-func (tr *tracer) walk(o, d, inv vec3, h *hit, any bool) bool {
+func (tr *tracer) walk(g *grid, o, d, inv vec3, h *hit, any bool) bool {
 	w := tr.w
-	g := &w.grid
 	t0, t1 := eps, h.t
-	var dummy vec3
-	if !slab(o.x, d.x, g.x0, g.x0+float64(g.nx)*g.cs, 0, &t0, &t1, &dummy) ||
-		!slab(o.y, d.y, g.y0, g.y0+float64(g.ny)*g.cs, 1, &t0, &t1, &dummy) ||
-		!slab(o.z, d.z, -1, g.top, 2, &t0, &t1, &dummy) {
+	if !clip(o.x, inv.x, g.x0, g.x0+float64(g.nx)*g.cs, &t0, &t1) ||
+		!clip(o.y, inv.y, g.y0, g.y0+float64(g.ny)*g.cs, &t0, &t1) ||
+		!clip(o.z, inv.z, -1, g.top, &t0, &t1) {
 		return false
 	}
-	tr.ray++
+	tr.ray++ // a new stamp per walk: a group is in one grid only
 	if tr.ray == 0 {
 		clear(tr.stamp)
 		tr.ray = 1
@@ -183,4 +191,20 @@ func boxTest(lo, hi, o, inv vec3, tmax float64) bool {
 		a, b = b, a
 	}
 	return max(a, t0) <= min(b, t1)
+}
+
+// clip narrows [t0, t1] to where the ray lies in [lo, hi] on one axis,
+// inv being 1/d on that axis; it reports whether anything is left.
+func clip(o, inv, lo, hi float64, t0, t1 *float64) bool {
+	a, b := (lo-o)*inv, (hi-o)*inv
+	if a > b {
+		a, b = b, a
+	}
+	if a > *t0 {
+		*t0 = a
+	}
+	if b < *t1 {
+		*t1 = b
+	}
+	return *t0 <= *t1
 }

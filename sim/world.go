@@ -18,42 +18,43 @@ type footprint struct {
 type light struct {
 	directional bool
 	pos         vec3 // position, or unit direction towards the light
-	col         RGB
+	col         col
 	ref2        float64 // squared distance to the board centre
 	size        float64 // disc radius, or tangent of the angular radius
 	e1, e2      vec3    // the disc's axes
 }
 
 // grid is a uniform grid over the table plane: each column of space lists
-// the primitives whose bounding boxes reach into it.
+// the groups (pieces) whose bounding boxes reach into it.
 type grid struct {
 	x0, y0, cs float64
 	nx, ny     int
-	zmax       []float64 // highest primitive top per column
+	zmax       []float64 // highest group top per column, -1 if none
 	start      []int32   // items of column i are items[start[i]:start[i+1]]
 	items      []int32
-	top        float64 // highest primitive top overall
+	top        float64 // highest group top overall
 }
 
 // world is a Scene turned into primitives, ready to trace.
 type world struct {
-	s      *Scene
-	cam    camera
-	top    float64 // board top
-	half   float64 // half the slab's width
-	prims  []prim  // prims[:nBase] are tested by every ray, the rest via grid
-	nBase  int
-	baseLo vec3 // bounding box of prims[:nBase]
-	baseHi vec3
-	grid   grid
-	lights []light
-	feet   [observation.Size * observation.Size][]footprint
-	spare  []footprint // feet of the spare pieces, on the table
-	tone   [observation.Size * observation.Size]RGB
-	seed   uint32
-	groups []group // runs of primitives forming one piece, indexed by the grid
-	gid    int32   // group of the next primitive
-	sticky bool    // a piece is open: primitives join the current group
+	s       *Scene
+	cam     camera
+	top     float64 // board top
+	half    float64 // half the slab's width
+	prims   []prim  // prims[:nBase] are tested by every ray, the rest via grids
+	nBase   int
+	baseLo  vec3 // bounding box of prims[:nBase]
+	baseHi  vec3
+	grids   []grid // the board's pieces, the spares
+	lights  []light
+	feet    [observation.Size * observation.Size][]footprint
+	spare   []footprint // feet of the spare pieces, on the table
+	tone    [observation.Size * observation.Size]col
+	ambient col
+	seed    uint32
+	groups  []group // runs of primitives forming one piece, indexed by the grid
+	gid     int32   // group of the next primitive
+	sticky  bool    // a piece is open: primitives join the current group
 
 	grainSin, grainCos float64 // the table's grain direction
 }
@@ -82,6 +83,7 @@ func build(s *Scene) *world {
 		seed: hash32(uint32(s.Seed) ^ hash32(uint32(uint64(s.Seed)>>32)+17)),
 	}
 	w.grainSin, w.grainCos = math.Sincos(rad(s.Table.Angle))
+	w.ambient = s.Ambient.lin()
 	w.addBoard()
 	w.addDividers()
 	w.nBase = len(w.prims)
@@ -96,16 +98,22 @@ func build(s *Scene) *world {
 	for i, sp := range s.Spares {
 		w.addSpare(i, sp)
 	}
+	for _, pr := range s.Props {
+		w.addProp(pr)
+	}
 	w.buildGrid()
 	centre := vec3{0, 0, w.top}
 	for _, l := range s.Lamps {
 		p := vec3{l.Pos[0], l.Pos[1], l.Pos[2]}
-		lt := light{directional: l.Directional, pos: p, col: l.Colour, size: l.Size,
+		lt := light{directional: l.Directional, pos: p, col: l.Colour.lin(), size: l.Size,
 			e1: vec3{1, 0, 0}, e2: vec3{0, 1, 0}}
 		if l.Directional {
 			lt.pos = p.norm()
 			lt.size = math.Tan(rad(l.Size))
 			lt.e1 = vec3{-lt.pos.y, lt.pos.x, 0}.norm()
+			if lt.e1 == (vec3{}) { // straight overhead
+				lt.e1 = vec3{1, 0, 0}
+			}
 			lt.e2 = lt.pos.cross(lt.e1)
 		} else {
 			d := p.sub(centre)
@@ -117,7 +125,7 @@ func build(s *Scene) *world {
 		h := hash3(uint32(i), w.seed, 77)
 		v := st.CellVariation
 		k := 1 + v*(unit(h)-0.5)
-		w.tone[i] = RGB{
+		w.tone[i] = col{
 			k * (1 + 0.4*v*(unit(hash32(h+1))-0.5)),
 			k,
 			k * (1 + 0.4*v*(unit(hash32(h+2))-0.5)),
@@ -127,14 +135,13 @@ func build(s *Scene) *world {
 }
 
 // add appends a primitive; its own group unless a piece is open.
-func (w *world) add(p prim) *prim {
+func (w *world) add(p prim) {
 	p.finish()
 	if !w.sticky {
 		w.gid++
 	}
 	p.group = w.gid
 	w.prims = append(w.prims, p)
-	return &w.prims[len(w.prims)-1]
 }
 
 // addBoard adds the cliff pedestal and the board slab.
@@ -142,7 +149,9 @@ func (w *world) addBoard() {
 	st := &w.s.Style
 	zt := w.top - st.SlabThickness
 	p := w.half + st.Overhang
-	var planes []plane
+	// Top and bottom first: most rays that reach the pedestal's box come
+	// from above and are culled by the top plane at once.
+	planes := []plane{{vec3{0, 0, 1}, zt}, {vec3{0, 0, -1}, 0}}
 	for k := 0; k < 8; k++ {
 		a := float64(k) * math.Pi / 4
 		u := vec3{math.Cos(a), math.Sin(a), 0}
@@ -155,15 +164,14 @@ func (w *world) addBoard() {
 		l := n.length()
 		planes = append(planes, plane{n.scale(1 / l), (dist + f) / l})
 	}
-	planes = append(planes, plane{vec3{0, 0, 1}, zt}, plane{vec3{0, 0, -1}, 0})
 	r := p + 0.6
 	for _, f := range st.Flare {
 		r = max(r, p*math.Sqrt2+f)
 	}
 	w.add(prim{kind: kindPoly, mat: matPedestal, fr: uprightFrame(vec3{}, 0),
-		a: r, c: zt, planes: planes, col: st.RockColour, ks: 0.02, shin: 3, cell: -1})
+		a: r, c: zt, planes: planes, col: st.RockColour.lin(), ks: 0.02, shin: 3, cell: -1})
 	w.add(prim{kind: kindBox, mat: matSlab, fr: uprightFrame(vec3{0, 0, zt}, 0),
-		a: w.half, b: w.half, c: st.SlabThickness, col: st.FrameColour, ks: 0.04, shin: 3, cell: -1})
+		a: w.half, b: w.half, c: st.SlabThickness, col: st.FrameColour.lin(), ks: 0.04, shin: 3, cell: -1})
 }
 
 // addDividers adds the thin raised walls between the cells, one
@@ -172,7 +180,7 @@ func (w *world) addDividers() {
 	st := &w.s.Style
 	hw := st.DividerWidth / 2
 	w.add(prim{kind: kindGrid, mat: matDivider, fr: uprightFrame(vec3{0, 0, w.top}, 0),
-		a: 2.5 + hw, b: hw, c: st.DividerHeight, col: st.DividerColour, ks: 0.05, shin: 3, cell: -1})
+		a: 2.5 + hw, b: hw, c: st.DividerHeight, col: st.DividerColour.lin(), ks: 0.05, shin: 3, cell: -1})
 }
 
 // addCell adds the stack and the pawn on board cell i.
@@ -202,14 +210,14 @@ func (w *world) addCell(i int, sq observation.Square) {
 	}
 }
 
-func (w *world) pawnColour(o observation.Occupant) RGB {
+func (w *world) pawnColour(o observation.Occupant) col {
 	switch o {
 	case observation.Blue:
-		return w.s.Pieces.BlueColour
+		return w.s.Pieces.BlueColour.lin()
 	case observation.Light:
-		return w.s.Pieces.LightColour
+		return w.s.Pieces.LightColour.lin()
 	}
-	return w.s.Pieces.DarkColour
+	return w.s.Pieces.DarkColour.lin()
 }
 
 // buildStack adds blocks levels 1..n standing at base (whose Z is the
@@ -217,10 +225,10 @@ func (w *world) pawnColour(o observation.Occupant) RGB {
 // frame of the top surface, centred on the top block.
 func (w *world) buildStack(base frame, n int, pl [3]Placement, seed uint32, cell int8, feet *[]footprint) frame {
 	pc := &w.s.Pieces
-	tint := func(k uint32) RGB {
+	tint := func(k uint32) col {
 		h := hash3(seed, k, 5)
 		v := 1 + 0.05*(unit(h)-0.5)
-		return pc.BlockColour.scale(v)
+		return pc.BlockColour.lin().scale(v)
 	}
 	stand := base
 	z := 0.0
@@ -279,31 +287,31 @@ func (w *world) buildStack(base frame, n int, pl [3]Placement, seed uint32, cell
 // prismPlanes are the planes of an upright regular prism with n sides,
 // apothem r and height h.
 func prismPlanes(n int, r, h float64) []plane {
-	ps := make([]plane, 0, n+2)
+	ps := []plane{{vec3{0, 0, 1}, h}, {vec3{0, 0, -1}, 0}}
 	for k := 0; k < n; k++ {
 		a := float64(k) * 2 * math.Pi / float64(n)
 		ps = append(ps, plane{vec3{math.Cos(a), math.Sin(a), 0}, r})
 	}
-	return append(ps, plane{vec3{0, 0, 1}, h}, plane{vec3{0, 0, -1}, 0})
+	return ps
 }
 
 func (w *world) addDome(f frame, cell int8) {
 	pc := &w.s.Pieces
 	w.add(prim{kind: kindDome, mat: matDome, fr: f, a: pc.DomeWidth / 2,
-		col: pc.DomeColour, ks: pc.DomeGloss, shin: 6, cell: cell})
+		col: pc.DomeColour.lin(), ks: pc.DomeGloss, shin: 6, cell: cell})
 }
 
 // addPawn adds a worker standing (or lying) in frame f: local z up the
 // figure, local x the way it faces.
-func (w *world) addPawn(f frame, female bool, col RGB, cell int8, seed uint32) {
+func (w *world) addPawn(f frame, female bool, c col, cell int8, seed uint32) {
 	pc := &w.s.Pieces
 	W, H := pc.PawnWidth, pc.PawnHeight
 	// Each figure differs a little from the next, like hand-painted minis.
 	v := 1 + 0.06*(unit(seed)-0.5)
-	col = col.scale(v)
-	pp := func(kind primKind, at vec3, a, b, c float64) {
-		w.add(prim{kind: kind, mat: matPawn, fr: f.child(at, 0), a: a, b: b, c: c,
-			col: col, ks: pc.PawnGloss, shin: 5, cell: cell, seed: seed})
+	c = c.scale(v)
+	pp := func(kind primKind, at vec3, a, b, h float64) {
+		w.add(prim{kind: kind, mat: matPawn, fr: f.child(at, 0), a: a, b: b, c: h,
+			col: c, ks: pc.PawnGloss, shin: 5, cell: cell, seed: seed})
 	}
 	w.gid++
 	w.sticky = true
@@ -406,11 +414,31 @@ func (w *world) buildGrid() {
 		w.groups = append(w.groups, gr)
 		i = j
 	}
-	g := &w.grid
+	// Two grids: the board's pieces, tall, and the spares, low on the
+	// table, so that rays rising from the table leave each soon.
+	var board, spare []int32
+	for i := range w.groups {
+		if w.prims[w.groups[i].first].cell >= 0 {
+			board = append(board, int32(i))
+		} else {
+			spare = append(spare, int32(i))
+		}
+	}
+	w.grids = w.grids[:0]
+	for _, set := range [][]int32{board, spare} {
+		if len(set) > 0 {
+			w.grids = append(w.grids, w.newGrid(set))
+		}
+	}
+}
+
+// newGrid sorts the given groups into a grid over the table plane.
+func (w *world) newGrid(set []int32) grid {
+	var g grid
 	gs := w.groups
-	lo := vec3{-3, -3, 0}
-	hi := vec3{3, 3, 0}
-	for i := range gs {
+	lo := vec3{math.Inf(1), math.Inf(1), 0}
+	hi := vec3{math.Inf(-1), math.Inf(-1), 0}
+	for _, i := range set {
 		lo.x, lo.y = min(lo.x, gs[i].lo.x), min(lo.y, gs[i].lo.y)
 		hi.x, hi.y = max(hi.x, gs[i].hi.x), max(hi.y, gs[i].hi.y)
 		g.top = max(g.top, gs[i].hi.z)
@@ -433,7 +461,7 @@ func (w *world) buildGrid() {
 		y1 := int((p.hi.y - g.y0) / g.cs)
 		return max(x0, 0), min(x1, g.nx-1), max(y0, 0), min(y1, g.ny-1)
 	}
-	for i := range gs {
+	for _, i := range set {
 		x0, x1, y0, y1 := span(&gs[i])
 		for y := y0; y <= y1; y++ {
 			for x := x0; x <= x1; x++ {
@@ -449,14 +477,31 @@ func (w *world) buildGrid() {
 	g.items = make([]int32, counts[n])
 	fill := make([]int32, n)
 	copy(fill, counts[:n])
-	for i := range gs {
+	for _, i := range set {
 		x0, x1, y0, y1 := span(&gs[i])
 		for y := y0; y <= y1; y++ {
 			for x := x0; x <= x1; x++ {
 				c := y*g.nx + x
-				g.items[fill[c]] = int32(i)
+				g.items[fill[c]] = i
 				fill[c]++
 			}
 		}
 	}
+	return g
+}
+
+// addProp adds a die or a card on the table.
+func (w *world) addProp(pr Prop) {
+	f := uprightFrame(vec3{pr.X, pr.Y, 0}, rad(pr.Rot))
+	if pr.Kind == Die {
+		h := pr.Size / 2
+		w.add(prim{kind: kindBox, mat: matDie, fr: f, a: h, b: h, c: pr.Size,
+			col: pr.Colour.lin(), ks: 0.3, shin: 5, cell: -1, seed: uint32(pr.Top)})
+		w.spare = append(w.spare, footprint{fr: f, hx: h, hy: h})
+		return
+	}
+	a, b := pr.Size/2, 0.7*pr.Size
+	w.add(prim{kind: kindBox, mat: matCard, fr: f, a: a, b: b, c: 0.012,
+		col: pr.Colour.lin(), ks: 0.12, shin: 4, cell: -1})
+	w.spare = append(w.spare, footprint{z: 0, fr: f, hx: a, hy: b})
 }

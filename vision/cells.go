@@ -53,19 +53,47 @@ type cellCtx struct {
 	lab    []uint8
 	tmp    []pt
 	scores [25][nHyp]float64
+	model  *colourModel
+	set    pieceSet
 }
 
 func (r *Reader) readCells(h homography, res *Result) {
 	c := &r.cc
 	all := c.setup(h, r.px.w, r.px.h)
-	r.model.compute(&r.px, all, h)
+	means, sds := boardCandidates(cellColours(&r.px, h))
+	bestLL := math.Inf(-1)
+	var bestHyp [25]int
+	var bestScores [25][nHyp]float64
+	for k := range means[:1] {
+		r.model.board, r.model.sd = means[k], sds[k]
+		r.model.ringHistogram(&r.px, h)
+		r.model.compute(&r.px, all)
+		for i := range c.hyp {
+			c.hyp[i] = 0
+		}
+		c.search()
+		c.draw(all, -1, 0)
+		ll := c.total(all, &r.model)
+		if ll > bestLL {
+			bestLL, bestHyp, bestScores = ll, c.hyp, c.scores
+		}
+	}
+	c.hyp, c.scores = bestHyp, bestScores
+	for i := range c.hyp {
+		res.Board[i] = hypSquare(c.hyp[i])
+		res.Confidence[i] = c.confidence(i)
+	}
+}
+
+// search decides the cells by coordinate descent, nearest first.
+func (c *cellCtx) search() {
 	for sweep := 0; sweep < 3; sweep++ {
 		changed := false
 		for q := 24; q >= 0; q-- {
 			i := c.order[q]
 			best, bestK := math.Inf(-1), 0
 			for k := 0; k < nHyp; k++ {
-				s := c.score(i, k, &r.model)
+				s := c.score(i, k, c.model)
 				c.scores[i][k] = s
 				if s > best {
 					best, bestK = s, k
@@ -80,10 +108,19 @@ func (r *Reader) readCells(h homography, res *Result) {
 			break
 		}
 	}
-	for i := range c.hyp {
-		res.Board[i] = hypSquare(c.hyp[i])
-		res.Confidence[i] = c.confidence(i)
+}
+
+// total sums the label log-likelihoods of the drawn map over rect.
+func (c *cellCtx) total(rect image.Rectangle, m *colourModel) float64 {
+	var s float64
+	for y := rect.Min.Y; y < rect.Max.Y; y++ {
+		o := y*c.w + rect.Min.X
+		for x := rect.Min.X; x < rect.Max.X; x++ {
+			s += float64(m.ll[c.lab[o]][o])
+			o++
+		}
 	}
+	return s
 }
 
 // confidence is the softmax probability of the chosen hypothesis, the
@@ -129,7 +166,7 @@ func (c *cellCtx) prepare() {
 		for k := 0; k < nHyp; k++ {
 			sq := hypSquare(k)
 			c.shapes[i][k] = c.shapes[i][k][:0]
-			for _, s := range cellShapes(&c.cam, row, col, int(sq.Level), sq.Occupant != observation.Empty, nil, c.tmp) {
+			for _, s := range c.set.cellShapes(&c.cam, row, col, int(sq.Level), sq.Occupant != observation.Empty, nil, c.tmp) {
 				l := uint8(labBlock)
 				switch s.part {
 				case partDome:

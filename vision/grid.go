@@ -2,7 +2,6 @@ package vision
 
 import (
 	"fmt"
-	"image"
 	"math"
 	"sort"
 
@@ -14,8 +13,10 @@ import (
 // near horizontal, and columns); in each family a search for six lines whose
 // positions follow a projective equal spacing (the image of six equally
 // spaced parallel lines); then every pairing of the best row and column
-// sequences gives a homography, scored by the edge support along all twelve
-// grid lines. refine then fits the grid to the full-resolution frame.
+// sequences gives a homography, scored by the thin ridges (dividers) along
+// all twelve grid lines against those halfway between. refine then fits the
+// best few to the full-resolution frame and keeps the one whose dividers it
+// finds most often.
 
 type hline struct {
 	rho, theta float64
@@ -33,26 +34,42 @@ type lineSeq struct {
 
 const maxLines = 90
 
+// linePoints is the number of places along a grid line where refine
+// looks for the divider.
+const linePoints = 40
+
 var debugLocate = false
 
-func (r *Reader) locate() (homography, bool) {
-	w, h := r.gray.Cols(), r.gray.Rows()
-	gocv.GaussianBlur(r.gray, &r.blur, image.Pt(5, 5), 0, 0, gocv.BorderDefault)
-	gocv.Canny(r.blur, &r.edges, 25, 75)
-	ed, err := r.edges.DataPtrUint8()
-	if err != nil {
-		return homography{}, false
-	}
-	if cap(r.edge) < len(ed) {
-		r.edge = make([]uint8, len(ed))
-	}
-	r.edge = r.edge[:len(ed)]
-	copy(r.edge, ed)
+var debugTruth *homography
 
-	gocv.HoughLines(r.edges, &r.lines, 1, math.Pi/180, int(0.10*float64(h)))
+var (
+	minSupport = envFloat("VISION_MINSUP", 0.05)
+	seqTol     = envFloat("VISION_SEQTOL", 0.15)
+)
+
+// locate proposes up to maxCandidates grids (homographies in the reduced
+// frame), best first.
+func (r *Reader) locate() []homography {
+	w, h := r.gray.Cols(), r.gray.Rows()
+	// Hough lines on a map of thin ridges and grooves (dividers), not on
+	// all edges: block outlines are steps, not ridges.
+	if r.ridges.Rows() != h || r.ridges.Cols() != w {
+		r.ridges.Close()
+		r.ridges = gocv.NewMatWithSize(h, w, gocv.MatTypeCV8UC1)
+	}
+	rd, err := r.ridges.DataPtrUint8()
+	if err != nil {
+		return nil
+	}
+	g, err := r.gray.DataPtrUint8()
+	if err != nil {
+		return nil
+	}
+	ridgeMap(g, rd, w, h)
+	gocv.HoughLines(r.ridges, &r.lines, 1, math.Pi/360, int(0.10*float64(h)))
 	raw, err := r.lines.DataPtrFloat32()
 	if err != nil || len(raw) < 4 {
-		return homography{}, false
+		return nil
 	}
 	xc, yc := float64(w)/2, float64(h)/2
 	var rows, cols []hline
@@ -87,14 +104,40 @@ func (r *Reader) locate() (homography, bool) {
 		}
 	}
 	if len(rows) < 3 || len(cols) < 3 {
-		return homography{}, false
+		return nil
 	}
 	rows = strongest(rows, 40)
 	cols = strongest(cols, 40)
 	sort.Slice(rows, func(i, j int) bool { return rows[i].pos < rows[j].pos })
 	sort.Slice(cols, func(i, j int) bool { return cols[i].pos < cols[j].pos })
-	rs := bestSequences(rows, 12)
-	cs := bestSequences(cols, 12)
+	rs := bestSequences(rows, 30)
+	cs := bestSequences(cols, 30)
+	if debugLocate && debugTruth != nil {
+		// Truth positions on the transversals, for comparison.
+		for fam := 0; fam < 2; fam++ {
+			var tp, tp2 [6]float64
+			for k := 0; k <= 5; k++ {
+				var a, b pt
+				if fam == 0 {
+					a, b = debugTruth.apply(pt{-5, float64(k)}), debugTruth.apply(pt{10, float64(k)})
+				} else {
+					a, b = debugTruth.apply(pt{float64(k), -5}), debugTruth.apply(pt{float64(k), 10})
+				}
+				th := math.Atan2(b.Y-a.Y, b.X-a.X) + math.Pi/2
+				rho := a.X*math.Cos(th) + a.Y*math.Sin(th)
+				l := hline{rho: rho, theta: th}
+				s, c := math.Sin(th), math.Cos(th)
+				if fam == 0 {
+					x1, x2 := xc-float64(w)/5, xc+float64(w)/5
+					tp[k], tp2[k] = (l.rho-x1*c)/s, (l.rho-x2*c)/s
+				} else {
+					y1, y2 := yc-float64(h)/4, yc+float64(h)/4
+					tp[k], tp2[k] = (l.rho-y1*s)/c, (l.rho-y2*s)/c
+				}
+			}
+			fmt.Printf("truth fam %d pos %.1f pos2 %.1f\n", fam, tp, tp2)
+		}
+	}
 	if debugLocate {
 		for _, l := range rows {
 			fmt.Printf("row line theta %.1f rho %.1f pos %.1f w %.2f\n", l.theta*180/math.Pi, l.rho, l.pos, l.weight)
@@ -109,24 +152,55 @@ func (r *Reader) locate() (homography, bool) {
 			fmt.Printf("col seq %v %.1f score %.2f\n", s.match, s.pos, s.score)
 		}
 	}
-	best := -1.0
-	var bestH homography
+	type cand struct {
+		h homography
+		s float64
+	}
+	var cands []cand
 	for _, a := range rs {
 		for _, b := range cs {
 			hh, ok := gridFromLines(rows, cols, a, b)
 			if !ok {
 				continue
 			}
-			s := r.edgeSupport(hh, w, h)
-			if s > best {
-				best, bestH = s, hh
+			s := r.ridgeSupport(hh, w, h)
+			if s >= minSupport {
+				cands = append(cands, cand{hh, s})
 			}
 		}
 	}
-	if best < 0.12 {
-		return homography{}, false
+	sort.Slice(cands, func(i, j int) bool { return cands[i].s > cands[j].s })
+	var out []homography
+	for _, c := range cands {
+		dup := false
+		for _, o := range out {
+			if sameGrid(o, c.h) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, c.h)
+		}
+		if len(out) == maxCandidates {
+			break
+		}
 	}
-	return bestH, true
+	return out
+}
+
+// maxCandidates is how many grids locate proposes for refinement.
+const maxCandidates = 6
+
+// sameGrid reports whether two grids' corners are within 2 pixels.
+func sameGrid(a, b homography) bool {
+	for _, p := range []pt{{0, 0}, {5, 0}, {5, 5}, {0, 5}} {
+		q, s := a.apply(p), b.apply(p)
+		if math.Hypot(q.X-s.X, q.Y-s.Y) > 2 {
+			return false
+		}
+	}
+	return true
 }
 
 // strongest keeps the n lines with the most votes (the lines come in
@@ -249,7 +323,7 @@ func fitSeq(ls []hline, li [3]int, ui [3]int) (lineSeq, bool) {
 	for u := 0; u < 6; u++ {
 		s.match[u] = -1
 		g := gaps[min(u, 4)]
-		tol := 0.08 * g
+		tol := seqTol * g
 		bestD := 2 * tol
 		q0 := sort.Search(len(ls), func(q int) bool { return ls[q].pos >= s.pos[u]-tol })
 		for q := q0; q < len(ls) && ls[q].pos <= s.pos[u]+tol; q++ {
@@ -327,63 +401,72 @@ func intersect(a, b hline) (pt, bool) {
 	return pt{(a.rho*sb - b.rho*sa) / det, (ca*b.rho - cb*a.rho) / det}, true
 }
 
-// edgeSupport is the share of points along the twelve grid lines (within
-// the grid) that lie on or next to a Canny edge, less the share along the
-// lines halfway between them: a grid has edges on its lines and fewer in
-// between, a texture has them everywhere.
-func (r *Reader) edgeSupport(hh homography, w, h int) float64 {
-	on := r.lineShare(hh, w, h, 0, 6)
-	off := r.lineShare(hh, w, h, 0.5, 5)
-	// The frame: a band of one colour all round the grid. A grid shifted by
-	// a cell puts part of its band on the cells.
-	return on - off - 2*r.bandSpread(hh, w, h)
+// ridgeMap marks (255) the pixels of g that are the middle of a thin
+// ridge or groove across x or across y: both neighbours two pixels away
+// differ from it the same way by more than a few grey levels.
+func ridgeMap(g, out []uint8, w, h int) {
+	const th = 5
+	for i := range out[:w*2] {
+		out[i] = 0
+	}
+	for y := 2; y < h-2; y++ {
+		o := y * w
+		out[o], out[o+1], out[o+w-2], out[o+w-1] = 0, 0, 0, 0
+		for x := 2; x < w-2; x++ {
+			c := int(g[o+x])
+			a, b := int(g[o+x-2]), int(g[o+x+2])
+			m := uint8(0)
+			if (c-a > th && c-b > th) || (a-c > th && b-c > th) {
+				m = 255
+			}
+			a, b = int(g[o+x-2*w]), int(g[o+x+2*w])
+			if (c-a > th && c-b > th) || (a-c > th && b-c > th) {
+				m = 255
+			}
+			out[o+x] = m
+		}
+	}
+	for i := range out[w*(h-2):] {
+		out[w*(h-2)+i] = 0
+	}
 }
 
-// bandSpread is the median absolute deviation (over 255) of the grey
-// level along the loop 0.2 pitch outside the grid.
-func (r *Reader) bandSpread(hh homography, w, h int) float64 {
+// ridgeSupport is the share of points along the twelve grid lines where
+// the grey level shows a thin ridge or groove across the line (a divider),
+// less the share along the lines halfway between them.
+func (r *Reader) ridgeSupport(hh homography, w, h int) float64 {
 	g, err := r.gray.DataPtrUint8()
 	if err != nil {
 		return 0
 	}
-	const n = 24
-	var v [4 * n]float64
-	k := 0
-	for i := 0; i < n; i++ {
-		t := -0.2 + (float64(i)+0.5)*5.4/n
-		for _, p := range [4]pt{{t, -0.2}, {5.2, t}, {t, 5.2}, {-0.2, t}} {
-			q := hh.apply(p)
-			x, y := int(q.X), int(q.Y)
-			if x < 0 || y < 0 || x >= w || y >= h {
-				v[k] = 0
-			} else {
-				v[k] = float64(g[y*w+x])
-			}
-			k++
-		}
-	}
-	s := v[:k]
-	m := median(s)
-	for i := range s {
-		s[i] = math.Abs(s[i] - m)
-	}
-	return median(s) / 255
+	img := grayImg{g, w, h}
+	return r.ridgeShare(img, hh, 0, 6) - r.ridgeShare(img, hh, 0.5, 5)
 }
 
-func (r *Reader) lineShare(hh homography, w, h int, offset float64, lines int) float64 {
-	const n = 40
+func (r *Reader) ridgeShare(img grayImg, hh homography, offset float64, lines int) float64 {
+	const n = 30
 	hit, tot := 0, 0
 	for k := 0; k < lines; k++ {
 		c := float64(k) + offset
-		for i := 0; i < n; i++ {
-			t := (float64(i) + 0.5) * 5 / n
-			for _, p := range [2]pt{hh.apply(pt{c, t}), hh.apply(pt{t, c})} {
+		for fam := 0; fam < 2; fam++ {
+			for i := 0; i < n; i++ {
+				t := (float64(i) + 0.5) * 5 / n
+				var p, q pt
+				if fam == 0 {
+					p, q = hh.apply(pt{t, c}), hh.apply(pt{t, c + 0.1})
+				} else {
+					p, q = hh.apply(pt{c, t}), hh.apply(pt{c + 0.1, t})
+				}
 				tot++
-				x, y := int(p.X), int(p.Y)
-				if x < 1 || y < 1 || x >= w-1 || y >= h-1 {
+				dx, dy := q.X-p.X, q.Y-p.Y
+				l := math.Hypot(dx, dy)
+				if l == 0 {
 					continue
 				}
-				if r.edgeNear(x, y, w) {
+				// Across-line unit vector, sampled at 2 px (or 4% of a pitch).
+				s := math.Max(2, 0.4*l) / l
+				dx, dy = dx*s, dy*s
+				if isRidge(img, p, dx, dy) {
 					hit++
 				}
 			}
@@ -392,10 +475,21 @@ func (r *Reader) lineShare(hh homography, w, h int, offset float64, lines int) f
 	return float64(hit) / float64(tot)
 }
 
-func (r *Reader) edgeNear(x, y, w int) bool {
-	for dy := -1; dy <= 1; dy++ {
-		o := (y+dy)*w + x
-		if r.edge[o-1] != 0 || r.edge[o] != 0 || r.edge[o+1] != 0 {
+// isRidge tests for a thin ridge or groove at p, allowing a pixel of slack
+// along the normal (dx, dy).
+func isRidge(img grayImg, p pt, dx, dy float64) bool {
+	l := math.Hypot(dx, dy)
+	ux, uy := dx/l, dy/l
+	for _, o := range [3]float64{0, -1, 1} {
+		cx, cy := p.X+ux*o, p.Y+uy*o
+		c, ok1 := img.at(cx, cy)
+		a, ok2 := img.at(cx-dx, cy-dy)
+		b, ok3 := img.at(cx+dx, cy+dy)
+		if !ok1 || !ok2 || !ok3 {
+			return false
+		}
+		d1, d2 := c-a, c-b
+		if d1*d2 > 0 && math.Min(math.Abs(d1), math.Abs(d2)) > 6 {
 			return true
 		}
 	}
@@ -407,25 +501,25 @@ func (r *Reader) edgeNear(x, y, w int) bool {
 // (the strongest ridge or groove of the divider's width near the predicted
 // place), fits a straight line to them robustly, and refits the homography
 // to the intersections of the twelve lines. Two rounds.
-func (r *Reader) refine(h homography) homography {
+func (r *Reader) refine(h homography) (homography, float64) {
 	g, err := r.fullGray.DataPtrUint8()
 	if err != nil {
-		return h
+		return h, 0
 	}
 	w, hh := r.fullGray.Cols(), r.fullGray.Rows()
 	img := grayImg{g, w, hh}
+	score := 0.0
 	for round := 0; round < 2; round++ {
 		var lines [2][6]fitLine
-		okAll := true
+		inliers := 0
 		for fam := 0; fam < 2; fam++ {
 			for k := 0; k <= 5; k++ {
-				l, ok := r.fitGridLine(img, h, fam, k, round)
-				if !ok {
-					okAll = false
-				}
+				l, in, _ := r.fitGridLine(img, h, fam, k, round)
 				lines[fam][k] = l
+				inliers += in
 			}
 		}
+		score = float64(inliers) / (12 * linePoints)
 		var src, dst []pt
 		for v := 0; v <= 5; v++ {
 			for u := 0; u <= 5; u++ {
@@ -441,17 +535,16 @@ func (r *Reader) refine(h homography) homography {
 				dst = append(dst, p)
 			}
 		}
-		_ = okAll
 		if len(src) < 12 {
-			return h
+			return h, score
 		}
 		nh, ok := fitHomography(src, dst)
 		if !ok {
-			return h
+			return h, score
 		}
 		h = nh
 	}
-	return h
+	return h, score
 }
 
 type grayImg struct {
@@ -490,8 +583,8 @@ func (a fitLine) intersect(b fitLine) (pt, bool) {
 
 // fitGridLine finds grid line k of family fam (0: rows, board Y = k; 1:
 // columns, board X = k) in the full-resolution grey image.
-func (r *Reader) fitGridLine(img grayImg, h homography, fam, k, round int) (fitLine, bool) {
-	const n = 40
+func (r *Reader) fitGridLine(img grayImg, h homography, fam, k, round int) (fitLine, int, bool) {
+	const n = linePoints
 	pts := make([]pt, 0, n)
 	wts := make([]float64, 0, n)
 	for i := 0; i < n; i++ {
@@ -530,7 +623,7 @@ func (r *Reader) fitGridLine(img grayImg, h homography, fam, k, round int) (fitL
 		wts = append(wts, s)
 	}
 	if len(pts) < 8 {
-		return fitLine{}, false
+		return fitLine{}, 0, false
 	}
 	return robustLine(pts, wts)
 }
@@ -612,7 +705,7 @@ func findDivider(img grayImg, c pt, nx, ny, pitch float64, round int) (float64, 
 
 // robustLine fits a line to weighted points by iteratively reweighted total
 // least squares (Tukey weights).
-func robustLine(p []pt, w0 []float64) (fitLine, bool) {
+func robustLine(p []pt, w0 []float64) (fitLine, int, bool) {
 	w := append([]float64(nil), w0...)
 	var l fitLine
 	for it := 0; it < 6; it++ {
@@ -623,7 +716,7 @@ func robustLine(p []pt, w0 []float64) (fitLine, bool) {
 			my += w[i] * q.Y
 		}
 		if sw == 0 {
-			return l, false
+			return l, 0, false
 		}
 		mx /= sw
 		my /= sw
@@ -656,5 +749,11 @@ func robustLine(p []pt, w0 []float64) (fitLine, bool) {
 			}
 		}
 	}
-	return l, true
+	in := 0
+	for i, q := range p {
+		if w[i] > 0 && math.Abs(l.nx*q.X+l.ny*q.Y-l.d) < 1.5 {
+			in++
+		}
+	}
+	return l, in, true
 }

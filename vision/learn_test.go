@@ -71,34 +71,3 @@ func TestLearnColours(t *testing.T) {
 		t.Fatal(err)
 	}
 }
-
-// smooth blurs a histogram with a 3x3x3 kernel (centre weighted) so that
-// bins next to the training colours are not impossible.
-func smooth(h []float64) []float64 {
-	out := make([]float64, len(h))
-	for il := 0; il < binsL; il++ {
-		for ia := 0; ia < binsC; ia++ {
-			for ib := 0; ib < binsC; ib++ {
-				var s, ws float64
-				for dl := -1; dl <= 1; dl++ {
-					for da := -1; da <= 1; da++ {
-						for db := -1; db <= 1; db++ {
-							l, a, b := il+dl, ia+da, ib+db
-							if l < 0 || a < 0 || b < 0 || l >= binsL || a >= binsC || b >= binsC {
-								continue
-							}
-							wt := 1.0
-							if dl != 0 || da != 0 || db != 0 {
-								wt = 0.25
-							}
-							s += wt * h[(l*binsC+a)*binsC+b]
-							ws += wt
-						}
-					}
-				}
-				out[(il*binsC+ia)*binsC+ib] = s / ws * 27 / 7.5
-			}
-		}
-	}
-	return out
-}

@@ -5,20 +5,21 @@ import (
 	"sort"
 )
 
-// The pieces' shapes in cell pitches (TABLE.md's middle values): each tier of
-// a stack and the pawn are modelled as prisms (square or octagonal) and the
-// dome as a half sphere; what matters is their outline in the image.
-const (
-	tier1Top   = 0.55
-	tier2Top   = 1.05
-	tier3Top   = 1.38
-	tier1Width = 0.95
-	tier2Width = 0.80
-	tier3Width = 0.72
-	domeWidth  = 0.64
-	pawnWidth  = 0.42
-	pawnHeight = 0.72
-)
+// pieceSet is a set's proportions in cell pitches. defaultSet holds
+// TABLE.md's middle values; tiers are modelled as prisms (square, or
+// octagonal for level 3 and the pawn) and the dome as a half sphere: what
+// matters is their outline in the image.
+type pieceSet struct {
+	tier1Top, tier2Top, tier3Top       float64
+	tier1Width, tier2Width, tier3Width float64
+	domeWidth, pawnWidth, pawnHeight   float64
+}
+
+var defaultSet = pieceSet{
+	tier1Top: 0.55, tier2Top: 1.05, tier3Top: 1.38,
+	tier1Width: 0.95, tier2Width: 0.80, tier3Width: 0.72,
+	domeWidth: 0.64, pawnWidth: 0.42, pawnHeight: 0.72,
+}
 
 // part names what a pixel of the rendered hypothesis shows.
 type part uint8
@@ -111,14 +112,14 @@ func dome(c *camera, row, col int, w, z0 float64, tmp []pt, buf poly) poly {
 
 // stackTop gives the height of a stack of the given level's top (where a
 // pawn stands); level 4 (dome) has no standing place.
-func stackTop(level int) float64 {
+func (ps *pieceSet) stackTop(level int) float64 {
 	switch level {
 	case 1:
-		return tier1Top
+		return ps.tier1Top
 	case 2:
-		return tier2Top
+		return ps.tier2Top
 	case 3, 4:
-		return tier3Top
+		return ps.tier3Top
 	}
 	return 0
 }
@@ -131,21 +132,21 @@ type shape struct {
 
 // cellShapes appends the outlines of a cell's stack of the given level with
 // or without a pawn, in drawing order (lower parts first).
-func cellShapes(c *camera, row, col, level int, pawn bool, out []shape, tmp []pt) []shape {
+func (ps *pieceSet) cellShapes(c *camera, row, col, level int, pawn bool, out []shape, tmp []pt) []shape {
 	if level >= 1 {
-		out = append(out, shape{prism(c, row, col, tier1Width, 0, tier1Top, false, tmp, nil), partBlock})
+		out = append(out, shape{prism(c, row, col, ps.tier1Width, 0, ps.tier1Top, false, tmp, nil), partBlock})
 	}
 	if level >= 2 {
-		out = append(out, shape{prism(c, row, col, tier2Width, tier1Top, tier2Top, false, tmp, nil), partBlock})
+		out = append(out, shape{prism(c, row, col, ps.tier2Width, ps.tier1Top, ps.tier2Top, false, tmp, nil), partBlock})
 	}
 	if level >= 3 {
-		out = append(out, shape{prism(c, row, col, tier3Width, tier2Top, tier3Top, true, tmp, nil), partBlock})
+		out = append(out, shape{prism(c, row, col, ps.tier3Width, ps.tier2Top, ps.tier3Top, true, tmp, nil), partBlock})
 	}
 	if level >= 4 {
-		out = append(out, shape{dome(c, row, col, domeWidth, tier3Top, tmp, nil), partDome})
+		out = append(out, shape{dome(c, row, col, ps.domeWidth, ps.tier3Top, tmp, nil), partDome})
 	} else if pawn {
-		z := stackTop(level)
-		out = append(out, shape{prism(c, row, col, pawnWidth, z, z+pawnHeight, true, tmp, nil), partPawn})
+		z := ps.stackTop(level)
+		out = append(out, shape{prism(c, row, col, ps.pawnWidth, z, z+ps.pawnHeight, true, tmp, nil), partPawn})
 	}
 	return out
 }

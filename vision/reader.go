@@ -36,8 +36,7 @@ type Reader struct {
 	bgr      gocv.Mat // the frame converted to 8-bit BGR when it was not
 	small    gocv.Mat // reduced BGR frame
 	gray     gocv.Mat // reduced grey
-	blur     gocv.Mat
-	edges    gocv.Mat
+	ridges   gocv.Mat // thin ridges and grooves of the reduced grey
 	lines    gocv.Mat
 	fullGray gocv.Mat // full-resolution grey, for refinement
 
@@ -45,25 +44,26 @@ type Reader struct {
 	px    pixels
 	cc    cellCtx
 	model colourModel
-	edge  []uint8
 }
 
 // NewReader makes a Reader; Close it when done.
 func NewReader() *Reader {
-	return &Reader{
+	r := &Reader{
 		bgr:      gocv.NewMat(),
 		small:    gocv.NewMat(),
 		gray:     gocv.NewMat(),
-		blur:     gocv.NewMat(),
-		edges:    gocv.NewMat(),
+		ridges:   gocv.NewMat(),
 		lines:    gocv.NewMat(),
 		fullGray: gocv.NewMat(),
 	}
+	r.cc.model = &r.model
+	r.cc.set = defaultSet
+	return r
 }
 
 // Close releases the Reader's Mats.
 func (r *Reader) Close() error {
-	for _, m := range []*gocv.Mat{&r.bgr, &r.small, &r.gray, &r.blur, &r.edges, &r.lines, &r.fullGray} {
+	for _, m := range []*gocv.Mat{&r.bgr, &r.small, &r.gray, &r.ridges, &r.lines, &r.fullGray} {
 		if err := m.Close(); err != nil {
 			return err
 		}
@@ -110,17 +110,18 @@ func (r *Reader) read(img gocv.Mat, corners *[4][2]float64) (Result, error) {
 			return res, fmt.Errorf("vision: the given corners do not form a convex quadrilateral")
 		}
 	} else {
-		hs, ok := r.locate()
-		if !ok {
+		best := -1.0
+		for _, hs := range r.locate() {
+			hf, s := r.refine(scaleHomography(hs, 1/scale))
+			if s > best && plausibleGrid(cornersOf(hf), src.Cols(), src.Rows()) {
+				best, h = s, hf
+			}
+		}
+		if best < minDividers {
 			return res, ErrNoGrid
 		}
-		h = scaleHomography(hs, 1/scale)
-		h = r.refine(h)
 	}
-	for i, p := range []pt{{0, 0}, {5, 0}, {5, 5}, {0, 5}} {
-		q := h.apply(p)
-		res.Corners[i] = [2]float64{q.X, q.Y}
-	}
+	res.Corners = cornersOf(h)
 	if !plausibleGrid(res.Corners, src.Cols(), src.Rows()) && corners == nil {
 		return res, ErrNoGrid
 	}
@@ -171,6 +172,20 @@ func (r *Reader) prepare(img gocv.Mat) (gocv.Mat, float64, error) {
 	}
 	// The reduced frame's true scale (rounding).
 	return src, float64(sw) / float64(src.Cols()), nil
+}
+
+// minDividers is the least share of the grid lines' sample points where
+// refine must find a divider for a grid to be accepted.
+var minDividers = envFloat("VISION_MINDIV", 0.15)
+
+// cornersOf gives the grid's outer corners A1, A5, E5, E1.
+func cornersOf(h homography) [4][2]float64 {
+	var c [4][2]float64
+	for i, p := range []pt{{0, 0}, {5, 0}, {5, 5}, {0, 5}} {
+		q := h.apply(p)
+		c[i] = [2]float64{q.X, q.Y}
+	}
+	return c
 }
 
 // scaleHomography composes h with an image scaling by s.
