@@ -76,6 +76,11 @@ func (r *Reader) locate() []homography {
 	var kept []hline
 	for i := 0; i+1 < len(raw) && len(kept) < maxLines; i += 2 {
 		l := hline{rho: float64(raw[i]), theta: float64(raw[i+1])}
+		// Exact diagonals are the pixel grid's own artefacts in the ridge
+		// map; no grid line is that steep in TABLE.md's envelope.
+		if d := math.Mod(l.theta*180/math.Pi, 90); d > 43.5 && d < 46.5 {
+			continue
+		}
 		// OpenCV puts pixel centres at integers; here pixel i covers [i, i+1).
 		l.rho += 0.5 * (math.Cos(l.theta) + math.Sin(l.theta))
 		l.weight = 1 / (1 + float64(i/2)/20)

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParseCorners(t *testing.T) {
+	tests := []struct {
+		name, in string
+		ok       bool
+	}{
+		{"eight numbers", "1,2,3,4,5,6,7,8.5", true},
+		{"spaces", " 1, 2,3,4,5,6,7,8", true},
+		{"three numbers", "1,2,3", false},
+		{"a word", "1,2,3,4,5,6,7,x", false},
+		{"NaN", "1,2,3,4,5,6,7,NaN", false},
+		{"empty", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := parseCorners(tt.in)
+			if (err == nil) != tt.ok {
+				t.Fatalf("parseCorners(%q) error %v, want ok=%v", tt.in, err, tt.ok)
+			}
+			if tt.ok && (c[0] != [2]float64{1, 2} || c[3][0] != 7) {
+				t.Errorf("parseCorners(%q) = %v", tt.in, c)
+			}
+		})
+	}
+}
+
+// TestRenderThenRead drives the camera commands as a user would: render a
+// simulated frame, then read it with --json and check CONTRACT.md's shape.
+func TestRenderThenRead(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders a frame")
+	}
+	dir := t.TempDir()
+	io, _, out, errOut := testStreams()
+	if code := run([]string{"render", "--seed", "3", "--out", dir}, io); code != 0 {
+		t.Fatalf("render exit %d: %s", code, errOut)
+	}
+	img := filepath.Join(dir, "seed-3.jpg")
+	if !strings.Contains(out.String(), img) {
+		t.Errorf("render did not name %s: %q", img, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "seed-3.json")); err != nil {
+		t.Fatalf("no truth file: %v", err)
+	}
+
+	io, _, out, errOut = testStreams()
+	if code := run([]string{"read", img, "--json"}, io); code != 0 {
+		t.Fatalf("read exit %d with stderr %q", code, errOut)
+	}
+	var got struct {
+		Board      []string    `json:"board"`
+		Corners    [][]float64 `json:"corners"`
+		Confidence [][]float64 `json:"confidence"`
+		Millis     *float64    `json:"millis"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("read --json printed %q: %v", out, err)
+	}
+	if len(got.Board) != 5 || len(got.Corners) != 4 || len(got.Confidence) != 5 || got.Millis == nil {
+		t.Errorf("read --json shape wrong: %s", out)
+	}
+	for _, row := range got.Confidence {
+		for _, c := range row {
+			if c < 0 || c > 1 {
+				t.Errorf("confidence %v outside 0..1", c)
+			}
+		}
+	}
+}
+
+func TestReadBadInput(t *testing.T) {
+	dir := t.TempDir()
+	notImage := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(notImage, []byte("hello"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"missing file", []string{"read", filepath.Join(dir, "none.jpg")}, "no such file"},
+		{"not an image", []string{"read", notImage, "--json"}, "not a PNG or JPEG"},
+		{"no argument", []string{"read"}, "one image file"},
+		{"bad corners", []string{"read", notImage, "--corners", "1,2"}, "want 8 numbers"},
+		{"render without out", []string{"render", "--seed", "1"}, "out"},
+		{"accuracy n zero", []string{"accuracy", "--n", "0"}, "--n 0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			io, _, out, errOut := testStreams()
+			if code := run(tt.args, io); code != 1 {
+				t.Fatalf("exit %d, want 1", code)
+			}
+			first := strings.SplitN(errOut.String(), "\n", 2)[0]
+			if !strings.HasPrefix(first, "companion: ") || !strings.Contains(first, tt.want) {
+				t.Errorf("stderr first line %q, want it to mention %q", first, tt.want)
+			}
+			if out.Len() != 0 {
+				t.Errorf("stdout not empty: %q", out)
+			}
+		})
+	}
+}
