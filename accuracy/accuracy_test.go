@@ -3,7 +3,6 @@ package accuracy
 import (
 	"context"
 	"flag"
-	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -59,8 +58,10 @@ func TestHarness(t *testing.T) {
 }
 
 // TestAccuracy is the fixed regression suite: seeds 5000.. (never used for
-// learning the colours, which uses seeds 1..N) with floors a little under
-// the measured figures, so that a drop in accuracy fails the build.
+// learning the colours, which uses seeds 1..80, nor for the acceptance
+// figures, 100000..) with floors a little under the figures measured when
+// it was written, so that a drop in accuracy fails the build. It checks the
+// whole reading and, apart, the cell reading with the true corners.
 func TestAccuracy(t *testing.T) {
 	n := 40
 	if testing.Short() {
@@ -72,34 +73,43 @@ func TestAccuracy(t *testing.T) {
 	}
 	r := vision.NewReader()
 	defer r.Close()
-	rep := Run(context.Background(), seeds, r)
-	var b strings.Builder
-	rep.WriteText(&b)
+	full := Run(context.Background(), seeds, r)
+	cells := RunWithTrueCorners(context.Background(), seeds, r)
 	checks := []struct {
 		name      string
 		got, want float64
 		atMost    bool
 	}{
-		{"cells exactly right", rep.All.CellAccuracy(), minCells, false},
-		{"boards perfect", rep.All.PerfectShare(), minPerfect, false},
-		{"median corner error / pitch", rep.All.CornerQuantile(0.5), maxCornerMedian, true},
-		{"boards not read", float64(rep.All.Failed) / float64(rep.All.Boards), maxFailed, true},
+		{"cells exactly right", full.All.CellAccuracy(), minCells, false},
+		{"boards not read", float64(full.All.Failed) / float64(full.All.Boards), maxFailed, true},
+		{"median corner error / pitch", full.All.CornerQuantile(0.5), maxCornerMedian, true},
+		{"cells exactly right, true corners", cells.All.CellAccuracy(), minCellsTrueCorners, false},
+		{"levels right, true corners", ratio(cells.All.Level, cells.All.Cells), minLevelsTrueCorners, false},
+		{"occupants right, true corners", ratio(cells.All.Occ, cells.All.Cells), minOccTrueCorners, false},
 	}
 	for _, c := range checks {
 		if (c.atMost && c.got > c.want) || (!c.atMost && c.got < c.want) {
 			t.Errorf("%s = %.4f, want %s %.4f", c.name, c.got, map[bool]string{true: "at most", false: "at least"}[c.atMost], c.want)
 		}
 	}
-	if t.Failed() {
+	if t.Failed() || testing.Verbose() {
+		var b strings.Builder
+		full.WriteText(&b)
+		b.WriteString("\n--- with the true corners ---\n")
+		cells.WriteText(&b)
 		t.Log("\n" + b.String())
 	}
-	fmt.Fprint(os.Stderr, "")
 }
 
-// Floors of the regression suite.
+// Floors of the regression suite (measured on seeds 5000..5039: cells
+// 31.6 %, not read 20 %, median corner error 0.5 pitch; with the true
+// corners cells 53.1 %, levels 62.2 %, occupants 80.8 %). The first ten
+// seeds (-short) are not easier.
 const (
-	minCells        = 0.0
-	minPerfect      = 0.0
-	maxCornerMedian = 1.0
-	maxFailed       = 1.0
+	minCells             = 0.22
+	maxFailed            = 0.45
+	maxCornerMedian      = 1.5
+	minCellsTrueCorners  = 0.45
+	minLevelsTrueCorners = 0.52
+	minOccTrueCorners    = 0.70
 )

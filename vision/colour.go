@@ -3,9 +3,7 @@ package vision
 import (
 	"image"
 	"math"
-	"os"
 	"sort"
-	"strconv"
 )
 
 // The colour model gives, for each pixel, the log-likelihood of its colour
@@ -23,17 +21,11 @@ const (
 	nBins = binsL * binsC * binsC
 )
 
+// ringWeight is the share of the frame's own background histogram in the
+// board label's "anything else" (the rest is the learned one).
+const ringWeight = 0.5
+
 // logBinVol is the log of one histogram bin's volume in feature space.
-var ringWeight = envFloat("VISION_RING", 0.5)
-
-// envFloat is a development knob (removed before release).
-func envFloat(name string, def float64) float64 {
-	if v, err := strconv.ParseFloat(os.Getenv(name), 64); err == nil {
-		return v
-	}
-	return def
-}
-
 var logBinVol = math.Log(3.0 / binsL * 0.8 / binsC * 0.8 / binsC)
 
 type colourModel struct {
@@ -147,7 +139,7 @@ func boardCandidates(cells [25][3]float64) (means, sds [][3]float64) {
 	// Merge clusters whose centres are close (a bare board splits in three).
 	for a := range cent {
 		for b := a + 1; b < len(cent); b++ {
-			if dist(cent[a], cent[b]) < 4 {
+			if dist(cent[a], cent[b]) < 1.5 {
 				for i := range assign {
 					if assign[i] == b {
 						assign[i] = a
@@ -182,9 +174,9 @@ func boardCandidates(cells [25][3]float64) (means, sds [][3]float64) {
 			}
 			sd[q] = median(dev) * 1.5
 		}
-		sd[0] = math.Max(sd[0], 0.08)
-		sd[1] = math.Max(sd[1], 0.015)
-		sd[2] = math.Max(sd[2], 0.015)
+		sd[0] = math.Min(math.Max(sd[0], 0.08), 0.12)
+		sd[1] = math.Min(math.Max(sd[1], 0.015), 0.04)
+		sd[2] = math.Min(math.Max(sd[2], 0.015), 0.04)
 		cl = append(cl, cluster{mean, sd, len(v[0])})
 	}
 	// Blocks are the whitest things on a board and no edition's cells are:

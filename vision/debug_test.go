@@ -34,14 +34,11 @@ func TestDebugLocate(t *testing.T) {
 	ht, _ := homographyFromCorners(truth.Corners)
 	hts := scaleHomography(ht, scale)
 	w, h := r.gray.Cols(), r.gray.Rows()
-	debugLocate = true
-	debugTruth = &hts
 	cands := r.locate()
-	debugLocate = false
-	_, ts := r.refine(ht)
+	_, ts := r.refine(ht, 2)
 	fmt.Printf("seed %d el %.0f az %.0f: %d candidates; truth support %.3f dividers %.3f\n", *dbgSeed, truth.Elevation, truth.Azimuth, len(cands), r.ridgeSupport(hts, w, h), ts)
 	for _, hs := range cands {
-		hf, s := r.refine(scaleHomography(hs, 1/scale))
+		hf, s := r.refine(scaleHomography(hs, 1/scale), 2)
 		a := hf.apply(pt{0, 0})
 		fmt.Printf("  candidate support %.3f dividers %.3f corner0 %.1f,%.1f (truth %.1f,%.1f)\n", r.ridgeSupport(hs, w, h), s, a.X, a.Y, truth.Corners[0][0], truth.Corners[0][1])
 	}
@@ -61,7 +58,7 @@ func TestDebugTiming(t *testing.T) {
 		t1 := time.Now()
 		hs := r.locate()[0]
 		t2 := time.Now()
-		h, _ := r.refine(scaleHomography(hs, 1/scale))
+		h, _ := r.refine(scaleHomography(hs, 1/scale), 2)
 		t3 := time.Now()
 		var res Result
 		r.readCells(scaleHomography(h, scale), &res)
@@ -343,6 +340,83 @@ func TestDebugDiff(t *testing.T) {
 	}
 	img = img2
 	f, _ := os.Create("/tmp/diff.png")
+	png.Encode(f, img)
+	f.Close()
+}
+
+var dbgLocN = flag.Int("locn", 0, "survey the localisation on this many seeds from -dbgseed")
+
+func TestDebugLocSurvey(t *testing.T) {
+	if *dbgLocN == 0 {
+		t.Skip("run with -dbgseed S -locn N")
+	}
+	r := NewReader()
+	defer r.Close()
+	good := 0
+	for s := *dbgSeed; s < *dbgSeed+int64(*dbgLocN); s++ {
+		m, truth := simFrame(t, s)
+		_, scale, _ := r.prepare(m)
+		w, h := r.gray.Cols(), r.gray.Rows()
+		ht, _ := homographyFromCorners(truth.Corners)
+		_, tdiv := r.refine(ht, 2)
+		trid := r.ridgeSupport(scaleHomography(ht, scale), w, h)
+		cands := r.locate()
+		bestI, bestErr, bestDiv := -1, math.Inf(1), 0.0
+		var chosenErr, chosenDiv float64 = math.NaN(), -1
+		for i, hs := range cands {
+			hf, d := r.refine(scaleHomography(hs, 1/scale), 2)
+			c := cornersOf(hf)
+			e := 0.0
+			for k := range c {
+				e = math.Max(e, math.Hypot(c[k][0]-truth.Corners[k][0], c[k][1]-truth.Corners[k][1]))
+			}
+			if e < bestErr {
+				bestI, bestErr, bestDiv = i, e, d
+			}
+			if d > chosenDiv && plausibleGrid(c, m.Cols(), m.Rows()) {
+				chosenDiv, chosenErr = d, e
+			}
+		}
+		ok := chosenErr < 5
+		if ok {
+			good++
+		}
+		fmt.Printf("seed %d el %2.0f: truth ridge %.2f div %.2f | %d cands, nearest #%d err %.1f div %.2f | chosen err %.1f div %.2f %v\n",
+			s, truth.Elevation, trid, tdiv, len(cands), bestI, bestErr, bestDiv, chosenErr, chosenDiv, ok)
+		m.Close()
+	}
+	fmt.Println("good", good)
+}
+
+func TestDebugRidge(t *testing.T) {
+	if *dbgSeed == 0 {
+		t.Skip("run with -dbgseed N")
+	}
+	m, _ := simFrame(t, *dbgSeed)
+	defer m.Close()
+	r := NewReader()
+	defer r.Close()
+	r.prepare(m)
+	r.locate()
+	rd, _ := r.ridges.DataPtrUint8()
+	w, h := r.gray.Cols(), r.gray.Rows()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			v := rd[y*w+x]
+			img.Set(x, y, color.RGBA{v, v, v, 255})
+		}
+	}
+	raw, _ := r.lines.DataPtrFloat32()
+	for i := 0; i+1 < len(raw) && i < 2*40; i += 2 {
+		rho, th := float64(raw[i]), float64(raw[i+1])
+		c, s := math.Cos(th), math.Sin(th)
+		for tt := -800.0; tt < 800; tt += 0.5 {
+			x, y := rho*c-tt*s, rho*s+tt*c
+			img.Set(int(x), int(y), color.RGBA{255, 0, 0, 255})
+		}
+	}
+	f, _ := os.Create("/tmp/ridge.png")
 	png.Encode(f, img)
 	f.Close()
 }

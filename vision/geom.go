@@ -176,24 +176,27 @@ func (c *camera) elevation() float64 {
 }
 
 // poseFromHomography recovers the camera from the board homography, with the
-// principal point at the image centre. The focal length comes from the
-// rotation's orthonormality when the view is oblique enough to fix it, and
-// falls back to defaultF when the view is near top-down.
+// principal point at the image centre and the focal length from focalLength.
 func poseFromHomography(h homography, cx, cy, defaultF float64) camera {
-	// Columns of H with the principal point removed.
+	f, _ := focalLength(h, cx, cy, defaultF)
+	return poseWithFocal(h, cx, cy, f)
+}
+
+// focalLength estimates the focal length from the rotation's orthonormality,
+// which fixes it when the view is oblique enough; it falls back to defaultF
+// as the view nears top-down. sure (0..1) says how much the estimate is
+// the image's rather than the default's.
+func focalLength(h homography, cx, cy, defaultF float64) (f, sure float64) {
 	h1 := [3]float64{h[0] - cx*h[6], h[3] - cy*h[6], h[6]}
 	h2 := [3]float64{h[1] - cx*h[7], h[4] - cy*h[7], h[7]}
-	h3 := [3]float64{h[2] - cx*h[8], h[5] - cy*h[8], h[8]}
 	// Orthogonality: (h1x h2x + h1y h2y)/f^2 + h1z h2z = 0.
 	// Equal norms:   (h1x^2+h1y^2 - h2x^2-h2y^2)/f^2 + h1z^2 - h2z^2 = 0.
-	// Least squares for w = 1/f^2 over both, each scaled by its magnitude.
+	// Least squares for w = 1/f^2 over both.
 	a1 := h1[0]*h2[0] + h1[1]*h2[1]
 	b1 := h1[2] * h2[2]
 	a2 := h1[0]*h1[0] + h1[1]*h1[1] - h2[0]*h2[0] - h2[1]*h2[1]
 	b2 := h1[2]*h1[2] - h2[2]*h2[2]
-	f := defaultF
-	// w = -(a1 b1 + a2 b2) / (a1^2 + a2^2); reliable when the b terms are
-	// large next to the a terms' scale (oblique views).
+	f = defaultF
 	den := a1*a1 + a2*a2
 	if den > 0 {
 		w := -(a1*b1 + a2*b2) / den
@@ -204,11 +207,20 @@ func poseFromHomography(h homography, cx, cy, defaultF float64) camera {
 			fe := 1 / math.Sqrt(w)
 			if fe > 0.4*defaultF && fe < 3*defaultF {
 				// Blend towards the default as the view nears top-down.
-				k := math.Min(1, (s-0.02)/0.08)
-				f = k*fe + (1-k)*defaultF
+				sure = math.Min(1, (s-0.02)/0.08)
+				f = sure*fe + (1-sure)*defaultF
 			}
 		}
 	}
+	return f, sure
+}
+
+// poseWithFocal recovers the camera from the board homography given the
+// focal length.
+func poseWithFocal(h homography, cx, cy, f float64) camera {
+	h1 := [3]float64{h[0] - cx*h[6], h[3] - cy*h[6], h[6]}
+	h2 := [3]float64{h[1] - cx*h[7], h[4] - cy*h[7], h[7]}
+	h3 := [3]float64{h[2] - cx*h[8], h[5] - cy*h[8], h[8]}
 	k1 := [3]float64{h1[0] / f, h1[1] / f, h1[2]}
 	k2 := [3]float64{h2[0] / f, h2[1] / f, h2[2]}
 	k3 := [3]float64{h3[0] / f, h3[1] / f, h3[2]}

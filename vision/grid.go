@@ -1,7 +1,6 @@
 package vision
 
 import (
-	"fmt"
 	"math"
 	"sort"
 
@@ -38,13 +37,15 @@ const maxLines = 90
 // looks for the divider.
 const linePoints = 40
 
-var debugLocate = false
-
-var debugTruth *homography
-
-var (
-	minSupport = envFloat("VISION_MINSUP", 0.05)
-	seqTol     = envFloat("VISION_SEQTOL", 0.15)
+const (
+	// minSupport is the least ridge support of a proposed grid.
+	minSupport = 0.05
+	// seqTol is how far (share of the spacing) a line may sit from where a
+	// sequence predicts it.
+	seqTol = 0.15
+	// houghVotes is the least Hough votes of a line, as a share of the
+	// reduced frame's height.
+	houghVotes = 0.08
 )
 
 // locate proposes up to maxCandidates grids (homographies in the reduced
@@ -66,9 +67,34 @@ func (r *Reader) locate() []homography {
 		return nil
 	}
 	ridgeMap(g, rd, w, h)
-	gocv.HoughLines(r.ridges, &r.lines, 1, math.Pi/360, int(0.10*float64(h)))
-	raw, err := r.lines.DataPtrFloat32()
-	if err != nil || len(raw) < 4 {
+	gocv.HoughLines(r.ridges, &r.lines, 1, math.Pi/360, int(houghVotes*float64(h)))
+	raw0, err := r.lines.DataPtrFloat32()
+	if err != nil {
+		return nil
+	}
+	raw := append(r.rawLines[:0], raw0...)
+	if useEdgeLines {
+		// Also lines of step edges: on crowded boards the blocks' feet run
+		// along the grid lines where the dividers are hidden.
+		gocv.Canny(r.gray, &r.edges, 40, 120)
+		gocv.HoughLines(r.edges, &r.lines, 1, math.Pi/360, int(0.12*float64(h)))
+		raw1, err := r.lines.DataPtrFloat32()
+		if err == nil {
+			// Interleave, so that both kinds reach the cap.
+			var mix []float32
+			for i := 0; i < len(raw) || i < len(raw1); i += 2 {
+				if i+1 < len(raw) {
+					mix = append(mix, raw[i], raw[i+1])
+				}
+				if i+1 < len(raw1) {
+					mix = append(mix, raw1[i], raw1[i+1])
+				}
+			}
+			raw = mix
+		}
+	}
+	r.rawLines = raw
+	if len(raw) < 4 {
 		return nil
 	}
 	xc, yc := float64(w)/2, float64(h)/2
@@ -115,48 +141,8 @@ func (r *Reader) locate() []homography {
 	cols = strongest(cols, 40)
 	sort.Slice(rows, func(i, j int) bool { return rows[i].pos < rows[j].pos })
 	sort.Slice(cols, func(i, j int) bool { return cols[i].pos < cols[j].pos })
-	rs := bestSequences(rows, 30)
-	cs := bestSequences(cols, 30)
-	if debugLocate && debugTruth != nil {
-		// Truth positions on the transversals, for comparison.
-		for fam := 0; fam < 2; fam++ {
-			var tp, tp2 [6]float64
-			for k := 0; k <= 5; k++ {
-				var a, b pt
-				if fam == 0 {
-					a, b = debugTruth.apply(pt{-5, float64(k)}), debugTruth.apply(pt{10, float64(k)})
-				} else {
-					a, b = debugTruth.apply(pt{float64(k), -5}), debugTruth.apply(pt{float64(k), 10})
-				}
-				th := math.Atan2(b.Y-a.Y, b.X-a.X) + math.Pi/2
-				rho := a.X*math.Cos(th) + a.Y*math.Sin(th)
-				l := hline{rho: rho, theta: th}
-				s, c := math.Sin(th), math.Cos(th)
-				if fam == 0 {
-					x1, x2 := xc-float64(w)/5, xc+float64(w)/5
-					tp[k], tp2[k] = (l.rho-x1*c)/s, (l.rho-x2*c)/s
-				} else {
-					y1, y2 := yc-float64(h)/4, yc+float64(h)/4
-					tp[k], tp2[k] = (l.rho-y1*s)/c, (l.rho-y2*s)/c
-				}
-			}
-			fmt.Printf("truth fam %d pos %.1f pos2 %.1f\n", fam, tp, tp2)
-		}
-	}
-	if debugLocate {
-		for _, l := range rows {
-			fmt.Printf("row line theta %.1f rho %.1f pos %.1f w %.2f\n", l.theta*180/math.Pi, l.rho, l.pos, l.weight)
-		}
-		for _, l := range cols {
-			fmt.Printf("col line theta %.1f rho %.1f pos %.1f w %.2f\n", l.theta*180/math.Pi, l.rho, l.pos, l.weight)
-		}
-		for _, s := range rs {
-			fmt.Printf("row seq %v %.1f score %.2f\n", s.match, s.pos, s.score)
-		}
-		for _, s := range cs {
-			fmt.Printf("col seq %v %.1f score %.2f\n", s.match, s.pos, s.score)
-		}
-	}
+	rs := bestSequences(rows, seqCount)
+	cs := bestSequences(cols, seqCount)
 	type cand struct {
 		h homography
 		s float64
@@ -168,11 +154,19 @@ func (r *Reader) locate() []homography {
 			if !ok {
 				continue
 			}
-			s := r.ridgeSupport(hh, w, h)
+			s := r.ridgeSupportN(hh, w, h, 6)
 			if s >= minSupport {
 				cands = append(cands, cand{hh, s})
 			}
 		}
+	}
+	sort.Slice(cands, func(i, j int) bool { return cands[i].s > cands[j].s })
+	// Polish the best few by local search on the ridge support.
+	for i := range cands {
+		if i == polishCount {
+			break
+		}
+		cands[i].h, cands[i].s = r.polish(cands[i].h, r.ridgeSupportN(cands[i].h, w, h, 10), w, h)
 	}
 	sort.Slice(cands, func(i, j int) bool { return cands[i].s > cands[j].s })
 	var out []homography
@@ -192,6 +186,53 @@ func (r *Reader) locate() []homography {
 		}
 	}
 	return out
+}
+
+// polishCount is how many candidates polish improves.
+const polishCount = 2
+
+// seqCount is how many line sequences of each family are paired.
+const seqCount = 16
+
+// useEdgeLines adds Canny edge lines to the ridge lines.
+const useEdgeLines = true
+
+// polish moves the grid's four corners, one coordinate at a time, in
+// shrinking steps (a third of a pitch down to a fiftieth) while the ridge
+// support grows.
+func (r *Reader) polish(hh homography, s float64, w, h int) (homography, float64) {
+	var c [4]pt
+	for i, p := range []pt{{0, 0}, {5, 0}, {5, 5}, {0, 5}} {
+		c[i] = hh.apply(p)
+	}
+	pitch := math.Hypot(c[1].X-c[0].X, c[1].Y-c[0].Y) / 5
+	for _, step := range []float64{0.2, 0.08, 0.03} {
+		d := step * pitch
+		for it := 0; it < 2; it++ {
+			improved := false
+			for k := 0; k < 8; k++ {
+				for _, sgn := range [2]float64{-1, 1} {
+					t := c
+					if k%2 == 0 {
+						t[k/2].X += sgn * d
+					} else {
+						t[k/2].Y += sgn * d
+					}
+					nh, ok := homographyFromCorners([4][2]float64{{t[0].X, t[0].Y}, {t[1].X, t[1].Y}, {t[2].X, t[2].Y}, {t[3].X, t[3].Y}})
+					if !ok {
+						continue
+					}
+					if ns := r.ridgeSupportN(nh, w, h, 10); ns > s {
+						s, c, hh, improved = ns, t, nh, true
+					}
+				}
+			}
+			if !improved {
+				break
+			}
+		}
+	}
+	return hh, s
 }
 
 // maxCandidates is how many grids locate proposes for refinement.
@@ -440,22 +481,26 @@ func ridgeMap(g, out []uint8, w, h int) {
 // the grey level shows a thin ridge or groove across the line (a divider),
 // less the share along the lines halfway between them.
 func (r *Reader) ridgeSupport(hh homography, w, h int) float64 {
+	return r.ridgeSupportN(hh, w, h, 30)
+}
+
+// ridgeSupportN is ridgeSupport with n points per line.
+func (r *Reader) ridgeSupportN(hh homography, w, h, n int) float64 {
 	g, err := r.gray.DataPtrUint8()
 	if err != nil {
 		return 0
 	}
 	img := grayImg{g, w, h}
-	return r.ridgeShare(img, hh, 0, 6) - r.ridgeShare(img, hh, 0.5, 5)
+	return r.ridgeShare(img, hh, 0, 6, n) - r.ridgeShare(img, hh, 0.5, 5, n)
 }
 
-func (r *Reader) ridgeShare(img grayImg, hh homography, offset float64, lines int) float64 {
-	const n = 30
+func (r *Reader) ridgeShare(img grayImg, hh homography, offset float64, lines, n int) float64 {
 	hit, tot := 0, 0
 	for k := 0; k < lines; k++ {
 		c := float64(k) + offset
 		for fam := 0; fam < 2; fam++ {
 			for i := 0; i < n; i++ {
-				t := (float64(i) + 0.5) * 5 / n
+				t := (float64(i) + 0.5) * 5 / float64(n)
 				var p, q pt
 				if fam == 0 {
 					p, q = hh.apply(pt{t, c}), hh.apply(pt{t, c + 0.1})
@@ -485,16 +530,23 @@ func (r *Reader) ridgeShare(img grayImg, hh homography, offset float64, lines in
 func isRidge(img grayImg, p pt, dx, dy float64) bool {
 	l := math.Hypot(dx, dy)
 	ux, uy := dx/l, dy/l
+	at := func(x, y float64) (int, bool) { // nearest pixel: fast, and enough here
+		ix, iy := int(x), int(y)
+		if x < 0 || y < 0 || ix >= img.w || iy >= img.h {
+			return 0, false
+		}
+		return int(img.p[iy*img.w+ix]), true
+	}
 	for _, o := range [3]float64{0, -1, 1} {
 		cx, cy := p.X+ux*o, p.Y+uy*o
-		c, ok1 := img.at(cx, cy)
-		a, ok2 := img.at(cx-dx, cy-dy)
-		b, ok3 := img.at(cx+dx, cy+dy)
+		c, ok1 := at(cx, cy)
+		a, ok2 := at(cx-dx, cy-dy)
+		b, ok3 := at(cx+dx, cy+dy)
 		if !ok1 || !ok2 || !ok3 {
 			return false
 		}
 		d1, d2 := c-a, c-b
-		if d1*d2 > 0 && math.Min(math.Abs(d1), math.Abs(d2)) > 6 {
+		if (d1 > 6 && d2 > 6) || (d1 < -6 && d2 < -6) {
 			return true
 		}
 	}
@@ -506,7 +558,7 @@ func isRidge(img grayImg, p pt, dx, dy float64) bool {
 // (the strongest ridge or groove of the divider's width near the predicted
 // place), fits a straight line to them robustly, and refits the homography
 // to the intersections of the twelve lines. Two rounds.
-func (r *Reader) refine(h homography) (homography, float64) {
+func (r *Reader) refine(h homography, rounds int) (homography, float64) {
 	g, err := r.fullGray.DataPtrUint8()
 	if err != nil {
 		return h, 0
@@ -514,7 +566,7 @@ func (r *Reader) refine(h homography) (homography, float64) {
 	w, hh := r.fullGray.Cols(), r.fullGray.Rows()
 	img := grayImg{g, w, hh}
 	score := 0.0
-	for round := 0; round < 2; round++ {
+	for round := 0; round < rounds; round++ {
 		var lines [2][6]fitLine
 		inliers := 0
 		for fam := 0; fam < 2; fam++ {

@@ -151,9 +151,9 @@ func (ps *pieceSet) cellShapes(c *camera, row, col, level int, pawn bool, out []
 	return out
 }
 
-// fill calls f for each pixel centre inside the convex polygon, clipped to
-// the rectangle [x0,x1) x [y0,y1).
-func fill(p poly, x0, y0, x1, y1 int, f func(x, y int)) {
+// fill sets lab[y*stride+x] = l for each pixel centre inside the convex
+// polygon, clipped to the rectangle [x0,x1) x [y0,y1).
+func fill(p poly, x0, y0, x1, y1 int, lab []uint8, stride int, l uint8) {
 	if len(p) < 3 {
 		return
 	}
@@ -172,14 +172,22 @@ func fill(p poly, x0, y0, x1, y1 int, f func(x, y int)) {
 			a, b := p[i], p[(i+1)%n]
 			if (a.Y <= fy && b.Y > fy) || (b.Y <= fy && a.Y > fy) {
 				x := a.X + (fy-a.Y)*(b.X-a.X)/(b.Y-a.Y)
-				lo = math.Min(lo, x)
-				hi = math.Max(hi, x)
+				if x < lo {
+					lo = x
+				}
+				if x > hi {
+					hi = x
+				}
 			}
 		}
 		xa := max(x0, int(math.Ceil(lo-0.5)))
 		xb := min(x1-1, int(math.Floor(hi-0.5)))
-		for x := xa; x <= xb; x++ {
-			f(x, y)
+		if xa > xb {
+			continue
+		}
+		row := lab[y*stride+xa : y*stride+xb+1]
+		for x := range row {
+			row[x] = l
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -24,6 +25,7 @@ type playOptions struct {
 	Difficulty campaign.Difficulty
 	Save       string // "" for the default save file
 	New        bool
+	Resume     bool // a game in progress is resumed instead of refused
 	Seed       uint64
 	SeedSet    bool
 	ASCII      bool
@@ -33,7 +35,7 @@ func newPlayCmd(io *streams, runF func(*playOptions) error) *cobra.Command {
 	opts := &playOptions{IO: io, Getenv: os.Getenv, Now: time.Now}
 	var expert, easy bool
 	cmd := &cobra.Command{
-		Use:   "play --manual [--scenario <n>|<file>] [--virtual-die] [--expert | --easy] [--save <file>] [--new] [--seed <n>]",
+		Use:   "play --manual [--scenario <n>|<file>] [--virtual-die] [--expert | --easy] [--save <file>] [--new | --resume] [--seed <n>]",
 		Short: "Play a campaign (or one scenario) at the table, typing dice and turns",
 		Long: `Play Santowerini at the table. The companion draws the board, tells you how
 each enemy turns, attacks and moves, asks you to roll the die for each enemy
@@ -45,7 +47,8 @@ scenario is set up again and replayed. At any prompt type undo (take back
 your last turn), board, help or quit. The game is saved after every step:
 quit, or a crash, loses nothing; companion resume goes on.
 
-A new game will not replace an unfinished or damaged save without --new.`,
+A new game will not replace an unfinished or damaged save without --new;
+with --resume it goes on with the unfinished one instead.`,
 		Example: `  companion play --manual
   companion play --manual --expert
   companion play --manual --scenario 2 --virtual-die
@@ -65,6 +68,9 @@ A new game will not replace an unfinished or damaged save without --new.`,
 			default:
 				opts.Difficulty = campaign.Normal
 			}
+			if opts.New && opts.Resume {
+				return flagErrorf("--new and --resume: choose one")
+			}
 			opts.SeedSet = cmd.Flags().Changed("seed")
 			if runF != nil {
 				return runF(opts)
@@ -80,6 +86,7 @@ A new game will not replace an unfinished or damaged save without --new.`,
 	f.BoolVar(&easy, "easy", false, "easy game: -2 at the end of the campaign")
 	f.StringVar(&opts.Save, "save", "", "save file (default $XDG_STATE_HOME/companion/game.json)")
 	f.BoolVar(&opts.New, "new", false, "replace an unfinished or damaged save")
+	f.BoolVar(&opts.Resume, "resume", false, "if a game is in progress, go on with it (as companion resume)")
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the virtual die, to replay the same rolls")
 	f.BoolVar(&opts.ASCII, "ascii", false, "draw the board with ASCII only")
 	return cmd
@@ -106,6 +113,12 @@ func playRun(opts *playOptions) error {
 		return err
 	}
 	kept, err := campaign.NewStore(path).Create(g, opts.New)
+	var busy *campaign.InProgressError
+	if errors.As(err, &busy) && opts.Resume {
+		fmt.Fprintf(opts.IO.ErrOut, "companion: going on with the game in progress in %s (--new starts over)\n", path)
+		return resumeRun(&resumeOptions{IO: opts.IO, Getenv: opts.Getenv, Save: opts.Save,
+			VirtualDie: opts.VirtualDie, VirtualDieSet: opts.VirtualDie, ASCII: opts.ASCII})
+	}
 	if err != nil {
 		return err
 	}

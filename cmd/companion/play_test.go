@@ -496,3 +496,26 @@ func tail(s string) string {
 	}
 	return s
 }
+
+// The README's main command runs play --resume: run twice, it goes on with
+// the first game instead of refusing.
+func TestPlayResumeGoesOn(t *testing.T) {
+	save := filepath.Join(t.TempDir(), "game.json")
+	if code, _, errOut := runCLI(t, "quit\n", "play", "--manual", "--virtual-die", "--scenario", "2", "--resume", "--save", save); code != 0 {
+		t.Fatalf("first play: exit %d: %s", code, errOut)
+	}
+	first, _ := os.ReadFile(save)
+	code, out, errOut := runCLI(t, "quit\n", "play", "--manual", "--virtual-die", "--resume", "--save", save)
+	if code != 0 || !strings.Contains(errOut, "going on with the game in progress") {
+		t.Fatalf("second play --resume: exit %d, stderr %q", code, errOut)
+	}
+	if !strings.Contains(out, "The City Gate") {
+		t.Errorf("second play did not go on with scenario 2:\n%s", out)
+	}
+	if now, _ := os.ReadFile(save); string(now) != string(first) {
+		t.Errorf("quitting at once changed the save")
+	}
+	if code, _, errOut := runCLI(t, "", "play", "--manual", "--new", "--resume", "--save", save); code != 1 || !strings.Contains(errOut, "choose one") {
+		t.Errorf("--new --resume: exit %d, stderr %q", code, errOut)
+	}
+}

@@ -1,0 +1,71 @@
+package vision
+
+import (
+	"image"
+	"image/color"
+	"strings"
+	"testing"
+
+	"gocv.io/x/gocv"
+)
+
+func TestReadWithCornersBadCorners(t *testing.T) {
+	r := NewReader()
+	defer r.Close()
+	m := gocv.NewMatWithSize(720, 1280, gocv.MatTypeCV8UC3)
+	defer m.Close()
+	gocv.Rectangle(&m, image.Rect(100, 100, 400, 400), color.RGBA{255, 255, 255, 255}, 3)
+	tests := []struct {
+		name    string
+		corners [4][2]float64
+	}{
+		{"crossed", [4][2]float64{{100, 100}, {400, 400}, {400, 100}, {100, 400}}},
+		{"collapsed", [4][2]float64{{100, 100}, {100, 100}, {100, 100}, {100, 100}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := r.ReadWithCorners(m, tt.corners)
+			if err == nil || !strings.Contains(err.Error(), "corners") {
+				t.Fatalf("ReadWithCorners(%v) = %v, want an error about the corners", tt.corners, err)
+			}
+		})
+	}
+}
+
+func TestReadEmptyMat(t *testing.T) {
+	r := NewReader()
+	defer r.Close()
+	m := gocv.NewMat()
+	defer m.Close()
+	if _, err := r.Read(m); err == nil {
+		t.Fatal("Read(empty Mat) gave no error")
+	}
+}
+
+func TestReadGreyAndBGRA(t *testing.T) {
+	h, _ := homographyFromCorners([4][2]float64{{440, 160}, {840, 160}, {840, 560}, {440, 560}})
+	img := drawnBoard(1280, 720, h, 3)
+	bgr, err := gocv.ImageToMatRGB(img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bgr.Close()
+	grey := gocv.NewMat()
+	defer grey.Close()
+	gocv.CvtColor(bgr, &grey, gocv.ColorBGRToGray)
+	bgra := gocv.NewMat()
+	defer bgra.Close()
+	gocv.CvtColor(bgr, &bgra, gocv.ColorBGRToBGRA)
+	r := NewReader()
+	defer r.Close()
+	for name, m := range map[string]gocv.Mat{"grey": grey, "bgra": bgra} {
+		res, err := r.Read(m)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if d := res.Corners[0][0] - 440; d > 1 || d < -1 {
+			t.Errorf("%s: corner A1 at %.1f, want 440", name, res.Corners[0][0])
+		}
+	}
+}
