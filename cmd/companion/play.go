@@ -129,6 +129,8 @@ func playRun(opts *playOptions) error {
 		style:    styleFor(opts.IO, opts.Getenv, opts.ASCII),
 		savePath: path,
 		resume:   resumeCommand(opts.Save),
+		// Only a person at a terminal presses Ctrl-C; tests must not exit.
+		watchInterrupt: opts.IO.InTTY || opts.IO.OutTTY,
 	}).run(false)
 }
 

@@ -69,5 +69,7 @@ func resumeRun(opts *resumeOptions) error {
 		style:    styleFor(opts.IO, opts.Getenv, opts.ASCII),
 		savePath: path,
 		resume:   resumeCommand(opts.Save),
+		// Only a person at a terminal presses Ctrl-C; tests must not exit.
+		watchInterrupt: opts.IO.InTTY || opts.IO.OutTTY,
 	}).run(true)
 }

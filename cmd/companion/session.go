@@ -21,6 +21,8 @@ type sessionConfig struct {
 	style    boardStyle
 	savePath string
 	resume   string // the command that resumes this game
+
+	watchInterrupt bool // Ctrl-C says how to resume (off in tests: it exits)
 }
 
 // session is one sitting at the table: it drives a campaign.Game through
@@ -46,6 +48,9 @@ func newSession(io *streams, g *campaign.Game, cfg sessionConfig) *session {
 // run plays until the game is finished or the player quits.
 func (s *session) run(resuming bool) error {
 	s.resume = resuming
+	if s.cfg.watchInterrupt {
+		defer onInterrupt(s.io, s.cfg.savePath, s.cfg.resume)()
+	}
 	if resuming {
 		s.say("Resuming the game saved in %s.", s.cfg.savePath)
 	}
