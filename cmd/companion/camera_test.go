@@ -2,10 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"companion/sim"
 )
 
 func TestParseCorners(t *testing.T) {
@@ -52,8 +56,18 @@ func TestRenderThenRead(t *testing.T) {
 		t.Fatalf("no truth file: %v", err)
 	}
 
+	// The grid's true corners make this a test of the command, not of how
+	// well the reader finds grids (the accuracy package measures that).
+	truth, err := sim.LoadTruth(filepath.Join(dir, "seed-3.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var corners []string
+	for _, c := range truth.Corners {
+		corners = append(corners, fmt.Sprint(c[0]), fmt.Sprint(c[1]))
+	}
 	io, _, out, errOut = testStreams()
-	if code := run([]string{"read", img, "--json"}, io); code != 0 {
+	if code := run([]string{"read", img, "--json", "--corners", strings.Join(corners, ",")}, io); code != 0 {
 		t.Fatalf("read exit %d with stderr %q", code, errOut)
 	}
 	var got struct {
@@ -64,6 +78,11 @@ func TestRenderThenRead(t *testing.T) {
 	}
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatalf("read --json printed %q: %v", out, err)
+	}
+	for i, c := range got.Corners {
+		if len(c) != 2 || math.Abs(c[0]-truth.Corners[i][0]) > 0.01 || math.Abs(c[1]-truth.Corners[i][1]) > 0.01 {
+			t.Errorf("corner %d = %v, want the given %v", i, c, truth.Corners[i])
+		}
 	}
 	if len(got.Board) != 5 || len(got.Corners) != 4 || len(got.Confidence) != 5 || got.Millis == nil {
 		t.Errorf("read --json shape wrong: %s", out)
