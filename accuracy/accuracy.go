@@ -370,8 +370,27 @@ func (rep Report) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "boards %d, read %d, failed %d\n", rep.All.Boards, rep.All.Boards-rep.All.Failed, rep.All.Failed)
 	fmt.Fprintf(w, "cells exactly right %.2f%% (level %.2f%%, occupant %.2f%%); boards perfect %.1f%%\n",
 		100*rep.All.CellAccuracy(), 100*ratio(rep.All.Level, rep.All.Cells), 100*ratio(rep.All.Occ, rep.All.Cells), 100*rep.All.PerfectShare())
-	fmt.Fprintf(w, "corner error: median %.2f px (%.2f%% of pitch), p95 %.2f px (%.2f%% of pitch)\n",
+	fmt.Fprintf(w, "corner error (boards read): median %.2f px (%.2f%% of pitch), p95 %.2f px (%.2f%% of pitch)\n",
 		rep.CornerPxQuantile(0.5), 100*rep.All.CornerQuantile(0.5), rep.CornerPxQuantile(0.95), 100*rep.All.CornerQuantile(0.95))
+	readCells, readRight, goodGrids := 0, 0, 0
+	for _, s := range rep.Samples {
+		if s.Err != nil {
+			continue
+		}
+		readCells += 25
+		readRight += 25 - s.Wrong
+		worst := 0.0
+		for _, c := range s.CornerPx {
+			worst = math.Max(worst, c/s.Pitch)
+		}
+		if worst < 0.25 {
+			goodGrids++
+		}
+	}
+	if n := rep.All.Boards - rep.All.Failed; n > 0 {
+		fmt.Fprintf(w, "on the %d boards read: cells exactly right %.2f%%, grid right (every corner within 1/4 pitch) %d (%.1f%%)\n",
+			n, 100*ratio(readRight, readCells), goodGrids, 100*ratio(goodGrids, n))
+	}
 	var ms []float64
 	for _, s := range rep.Samples {
 		if s.Err == nil {

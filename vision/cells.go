@@ -12,9 +12,11 @@ import (
 // drawn with the camera recovered from the grid (the outlines of its tiers,
 // dome and pawn where the camera would see them, nearer cells drawn over
 // farther ones) into a label map, and scored by how well every pixel's
-// colour fits the label drawn there. Cells are decided by coordinate
-// descent, nearest row first, a few sweeps. A cell whose hypotheses all
-// score alike (hidden behind a tall tower) gets a low confidence.
+// colour fits the label drawn there (see colour.go). The three pawn colours
+// share one drawing. Cells are decided by coordinate descent, nearest cells
+// first, two sweeps. A cell whose hypotheses all score alike (hidden behind
+// a tall tower) gets a low confidence; every confidence is also scaled by
+// how surely the grid was found.
 
 const nHyp = 17
 
@@ -57,6 +59,7 @@ type cellCtx struct {
 	hyp    [25]int
 	lab    []uint8
 	tmp    []pt
+	parts  []shape
 	scores [25][nHyp]float64
 	model  *colourModel
 	set    pieceSet
@@ -299,7 +302,8 @@ func (c *cellCtx) prepare() {
 		for k := 0; k < nHyp; k++ {
 			sq := hypSquare(k)
 			c.shapes[i][k] = c.shapes[i][k][:0]
-			for _, s := range c.set.cellShapes(&c.cam, row, col, int(sq.Level), sq.Occupant != observation.Empty, nil, c.tmp) {
+			c.parts = c.set.cellShapes(&c.cam, row, col, int(sq.Level), sq.Occupant != observation.Empty, c.parts[:0], c.tmp[:0])
+			for _, s := range c.parts {
 				l := uint8(labBlock)
 				switch s.part {
 				case partDome:
@@ -310,7 +314,7 @@ func (c *cellCtx) prepare() {
 				c.shapes[i][k] = append(c.shapes[i][k], drawn{s.outline, l})
 			}
 			// The ground footprint always belongs to the cell's region.
-			fp := prism(&c.cam, row, col, 1, 0, 0, false, c.tmp, nil)
+			fp := prism(&c.cam, row, col, 1, 0, 0, false, c.tmp[:0], nil)
 			bb := polyBox(fp)
 			for _, d := range c.shapes[i][k] {
 				bb = bb.Union(polyBox(d.outline))

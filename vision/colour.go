@@ -25,6 +25,10 @@ const (
 // board label's "anything else" (the rest is the learned one).
 const ringWeight = 0.5
 
+// shadowSD is the spread of the cells' log-brightness below their median
+// (cast shadows).
+const shadowSD = 0.25
+
 // logBinVol is the log of one histogram bin's volume in feature space.
 var logBinVol = math.Log(3.0 / binsL * 0.8 / binsC * 0.8 / binsC)
 
@@ -282,6 +286,10 @@ func (m *colourModel) compute(px *pixels, rect image.Rectangle) {
 			l -= m.board[0]
 			k := binOf(l, a, bb)
 			zl := l / m.sd[0]
+			if l < 0 {
+				// Shadows darken the cells far more than lamps brighten them.
+				zl = l / shadowSD
+			}
 			za := (a - m.board[1]) / m.sd[1]
 			zb := (bb - m.board[2]) / m.sd[2]
 			// The cells' Gaussian as a probability per histogram bin, mixed
@@ -295,12 +303,28 @@ func (m *colourModel) compute(px *pixels, rect image.Rectangle) {
 	}
 }
 
+// logAddExp gives log(exp(a) + exp(b)), from a table of log(1 + exp(-d)).
 func logAddExp(a, b float64) float64 {
 	if a < b {
 		a, b = b, a
 	}
-	return a + math.Log1p(math.Exp(b-a))
+	d := (a - b) * log1pExpStep
+	if d >= float64(len(log1pExpTable)-1) {
+		return a
+	}
+	i := int(d)
+	f := d - float64(i)
+	return a + log1pExpTable[i]*(1-f) + log1pExpTable[i+1]*f
 }
+
+const log1pExpStep = 16 // table entries per unit of a-b
+
+var log1pExpTable = func() (t [16*16 + 1]float64) {
+	for i := range t {
+		t[i] = math.Log1p(math.Exp(-float64(i) / log1pExpStep))
+	}
+	return t
+}()
 
 // smooth blurs a histogram with a 3x3x3 kernel (centre weighted) so that
 // bins next to the training colours are not impossible.

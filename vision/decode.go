@@ -34,10 +34,11 @@ var (
 	ErrTooLarge = errors.New("image is too large")
 )
 
-// DecodeFile reads a PNG or JPEG file into a BGR Mat; the caller must Close it.
-// It checks the header (format and dimensions) before decoding, so a
-// non-image, a huge image or a truncated file gives one clear error and never
-// a large allocation.
+// DecodeFile reads a PNG or JPEG file into a BGR Mat; the caller must Close it
+// (on error it is empty, and closing it is harmless). It checks the header
+// (format and dimensions) before decoding, so a non-image, a huge image or a
+// truncated file gives one clear error and never a large allocation; a blank
+// (one-colour) image gives ErrBlank.
 func DecodeFile(path string) (gocv.Mat, error) {
 	f, err := os.Open(path)
 	if err != nil {

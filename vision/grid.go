@@ -7,15 +7,18 @@ import (
 	"gocv.io/x/gocv"
 )
 
-// Board localisation, with no markers: Canny edges and Hough lines on the
-// reduced frame; the lines split into the two families of the grid (rows,
-// near horizontal, and columns); in each family a search for six lines whose
-// positions follow a projective equal spacing (the image of six equally
-// spaced parallel lines); then every pairing of the best row and column
-// sequences gives a homography, scored by the thin ridges (dividers) along
-// all twelve grid lines against those halfway between. refine then fits the
-// best few to the full-resolution frame and keeps the one whose dividers it
-// finds most often.
+// Board localisation, with no markers: Hough lines on a map of thin ridges
+// and grooves (the dividers) and on Canny edges of the reduced frame; the
+// lines split into the two families of the grid (rows, near horizontal, and
+// columns); in each family a search for six lines whose positions on two
+// transversals follow a projective equal spacing (the image of six equally
+// spaced parallel lines); every pairing of the best row and column sequences
+// gives a homography, scored by the ridges along the twelve grid lines
+// against those halfway between; the best few are polished by local search
+// on that score. refine then fits them to the full-resolution frame (the
+// dividers found across each line, a robust line fit, a homography from the
+// 36 intersections) and the reader keeps the one whose dividers it finds
+// most often, refusing the frame (ErrNoGrid) when that is under 45 %.
 
 type hline struct {
 	rho, theta float64
@@ -77,7 +80,7 @@ func (r *Reader) locate() []homography {
 		// Also lines of step edges: on crowded boards the blocks' feet run
 		// along the grid lines where the dividers are hidden.
 		gocv.Canny(r.gray, &r.edges, 40, 120)
-		gocv.HoughLines(r.edges, &r.lines, 1, math.Pi/360, int(0.12*float64(h)))
+		gocv.HoughLines(r.edges, &r.lines, 1, math.Pi/180, int(0.12*float64(h)))
 		raw1, err := r.lines.DataPtrFloat32()
 		if err == nil {
 			// Interleave, so that both kinds reach the cap.
@@ -284,8 +287,7 @@ func sameLine(a, b hline, xc, yc float64) bool {
 // transversals.
 func bestSequences(ls []hline, k int) []lineSeq {
 	n := len(ls)
-	var out []lineSeq
-	seen := map[[6]int]bool{}
+	out := make([]lineSeq, 0, k+1)
 	pats := [][2]int{{1, 1}, {1, 2}, {2, 1}}
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
@@ -305,17 +307,32 @@ func bestSequences(ls []hline, k int) []lineSeq {
 					span := p[0] + p[1]
 					for a := 0; a+span <= 5; a++ {
 						s, ok := fitSeq(ls, [3]int{i, j, l}, [3]int{a, a + p[0], a + span})
-						if !ok || seen[s.match] {
-							continue
+						if ok {
+							out = keepBest(out, s, k)
 						}
-						seen[s.match] = true
-						out = append(out, s)
 					}
 				}
 			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].score > out[j].score })
+	return out
+}
+
+// keepBest inserts s into out (best first, at most k, no two with the same
+// lines) if it scores among the best k.
+func keepBest(out []lineSeq, s lineSeq, k int) []lineSeq {
+	if len(out) == k && s.score <= out[k-1].score {
+		return out
+	}
+	for q := range out {
+		if out[q].match == s.match {
+			return out // the first found of the same lines stays
+		}
+	}
+	q := sort.Search(len(out), func(q int) bool { return out[q].score < s.score })
+	out = append(out, lineSeq{})
+	copy(out[q+1:], out[q:])
+	out[q] = s
 	if len(out) > k {
 		out = out[:k]
 	}
@@ -559,6 +576,11 @@ func isRidge(img grayImg, p pt, dx, dy float64) bool {
 // place), fits a straight line to them robustly, and refits the homography
 // to the intersections of the twelve lines. Two rounds.
 func (r *Reader) refine(h homography, rounds int) (homography, float64) {
+	return r.refineN(h, rounds, linePoints)
+}
+
+// refineN is refine with n places per grid line.
+func (r *Reader) refineN(h homography, rounds, n int) (homography, float64) {
 	g, err := r.fullGray.DataPtrUint8()
 	if err != nil {
 		return h, 0
@@ -571,12 +593,12 @@ func (r *Reader) refine(h homography, rounds int) (homography, float64) {
 		inliers := 0
 		for fam := 0; fam < 2; fam++ {
 			for k := 0; k <= 5; k++ {
-				l, in, _ := r.fitGridLine(img, h, fam, k, round)
+				l, in, _ := r.fitGridLine(img, h, fam, k, round, n)
 				lines[fam][k] = l
 				inliers += in
 			}
 		}
-		score = float64(inliers) / (12 * linePoints)
+		score = float64(inliers) / float64(12*n)
 		var src, dst []pt
 		for v := 0; v <= 5; v++ {
 			for u := 0; u <= 5; u++ {
@@ -640,12 +662,11 @@ func (a fitLine) intersect(b fitLine) (pt, bool) {
 
 // fitGridLine finds grid line k of family fam (0: rows, board Y = k; 1:
 // columns, board X = k) in the full-resolution grey image.
-func (r *Reader) fitGridLine(img grayImg, h homography, fam, k, round int) (fitLine, int, bool) {
-	const n = linePoints
+func (r *Reader) fitGridLine(img grayImg, h homography, fam, k, round, n int) (fitLine, int, bool) {
 	pts := make([]pt, 0, n)
 	wts := make([]float64, 0, n)
 	for i := 0; i < n; i++ {
-		t := 0.06 + (float64(i)+0.5)*(5-0.12)/n
+		t := 0.06 + (float64(i)+0.5)*(5-0.12)/float64(n)
 		var a, b pt
 		var bp pt
 		if fam == 0 {
@@ -679,7 +700,7 @@ func (r *Reader) fitGridLine(img grayImg, h homography, fam, k, round int) (fitL
 		pts = append(pts, pt{c.X + nx*off, c.Y + ny*off})
 		wts = append(wts, s)
 	}
-	if len(pts) < 8 {
+	if len(pts) < n/5 {
 		return fitLine{}, 0, false
 	}
 	return robustLine(pts, wts)

@@ -2,7 +2,6 @@ package vision
 
 import (
 	"math"
-	"sort"
 )
 
 // pieceSet is a set's proportions in cell pitches. defaultSet holds
@@ -14,6 +13,9 @@ type pieceSet struct {
 	tier1Width, tier2Width, tier3Width float64
 	domeWidth, pawnWidth, pawnHeight   float64
 }
+
+// pawnHeadShare is a pawn's width at its head over its width at its base.
+const pawnHeadShare = 0.45
 
 var defaultSet = pieceSet{
 	tier1Top: 0.55, tier2Top: 1.05, tier3Top: 1.38,
@@ -36,12 +38,12 @@ type poly []pt
 
 // hull gives the convex hull of the points (monotone chain), reusing buf.
 func hull(p []pt, buf poly) poly {
-	sort.Slice(p, func(i, j int) bool {
-		if p[i].X != p[j].X {
-			return p[i].X < p[j].X
+	// Insertion sort: a few dozen points, no allocation.
+	for i := 1; i < len(p); i++ {
+		for j := i; j > 0 && (p[j].X < p[j-1].X || (p[j].X == p[j-1].X && p[j].Y < p[j-1].Y)); j-- {
+			p[j], p[j-1] = p[j-1], p[j]
 		}
-		return p[i].Y < p[j].Y
-	})
+	}
 	h := buf[:0]
 	cross := func(o, a, b pt) float64 { return (a.X-o.X)*(b.Y-o.Y) - (a.Y-o.Y)*(b.X-o.X) }
 	for _, q := range p {
@@ -76,13 +78,18 @@ var octagon = func() [8][2]float64 {
 // prism gives the image outline of a vertical prism over cell (row, col):
 // a square (sides 8 = false) or octagon of width w, from height z0 to z1.
 func prism(c *camera, row, col int, w, z0, z1 float64, oct bool, tmp []pt, buf poly) poly {
+	return frustum(c, row, col, w, w, z0, z1, oct, tmp, buf)
+}
+
+// frustum is prism with width w0 at the bottom and w1 at the top.
+func frustum(c *camera, row, col int, w0, w1, z0, z1 float64, oct bool, tmp []pt, buf poly) poly {
+	w := w0
 	cx, cy := float64(col)+0.5, float64(row)+0.5
 	tmp = tmp[:0]
 	if oct {
 		for _, o := range octagon {
-			for _, z := range [2]float64{z0, z1} {
-				tmp = append(tmp, c.project(cx+o[0]*w, cy+o[1]*w, z))
-			}
+			tmp = append(tmp, c.project(cx+o[0]*w0, cy+o[1]*w0, z0))
+			tmp = append(tmp, c.project(cx+o[0]*w1, cy+o[1]*w1, z1))
 		}
 	} else {
 		for _, d := range [4][2]float64{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
@@ -145,8 +152,9 @@ func (ps *pieceSet) cellShapes(c *camera, row, col, level int, pawn bool, out []
 	if level >= 4 {
 		out = append(out, shape{dome(c, row, col, ps.domeWidth, ps.tier3Top, tmp, nil), partDome})
 	} else if pawn {
+		// A pawn narrows from its base to its head.
 		z := ps.stackTop(level)
-		out = append(out, shape{prism(c, row, col, ps.pawnWidth, z, z+ps.pawnHeight, true, tmp, nil), partPawn})
+		out = append(out, shape{frustum(c, row, col, ps.pawnWidth, pawnHeadShare*ps.pawnWidth, z, z+ps.pawnHeight, true, tmp, nil), partPawn})
 	}
 	return out
 }
