@@ -3,7 +3,9 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 )
 
 // positionJSON is CONTRACT.md's position format.
@@ -64,7 +66,10 @@ func ParsePosition(data []byte) (Position, error) {
 	var p Position
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&j); err != nil {
-		return p, fmt.Errorf("position: %w", err)
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return p, fmt.Errorf("position: the JSON ends too early (empty or truncated file?)")
+		}
+		return p, fmt.Errorf("position: not CONTRACT.md's position JSON: %w", err)
 	}
 	if dec.More() {
 		return p, fmt.Errorf("position: unexpected data after the JSON object")
