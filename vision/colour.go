@@ -38,6 +38,16 @@ type colourModel struct {
 	board  [3]float64 // board colour features
 	bgHist []float64  // log-probabilities of "anything else" per bin
 	sd     [3]float64
+	// colours are the learned histograms; nil means the built-in ones.
+	colours *Colours
+}
+
+// lut gives the learned histograms in use.
+func (m *colourModel) lut() *Colours {
+	if m.colours != nil {
+		return m.colours
+	}
+	return &builtin
 }
 
 // features gives (relative brightness, red-green, yellow-blue) of an sRGB pixel.
@@ -235,6 +245,7 @@ func (m *colourModel) ringHistogram(px *pixels, h homography) {
 		m.bgHist = make([]float64, nBins)
 	}
 	hist := m.bgHist[:nBins]
+	bgLUT := &m.lut().bg
 	for k := range hist {
 		hist[k] = 0
 	}
@@ -278,6 +289,7 @@ func (m *colourModel) compute(px *pixels, rect image.Rectangle) {
 		m.ll[l] = m.ll[l][:n]
 	}
 	rect = rect.Intersect(image.Rect(0, 0, px.w, px.h))
+	objLUT := &m.lut().obj
 	for y := rect.Min.Y; y < rect.Max.Y; y++ {
 		for x := rect.Min.X; x < rect.Max.X; x++ {
 			o := y*px.w + x

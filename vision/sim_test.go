@@ -3,7 +3,6 @@ package vision
 import (
 	"testing"
 
-	"companion/observation"
 	"companion/sim"
 
 	"gocv.io/x/gocv"
@@ -24,12 +23,4 @@ func simFrame(tb testing.TB, seed int64) (gocv.Mat, sim.Truth) {
 		tb.Fatalf("seed %d: %v", seed, err)
 	}
 	return m, truth
-}
-
-// hypIndex is the hypothesis index of a square.
-func hypIndex(sq observation.Square) int {
-	if sq.Level >= 4 {
-		return 16
-	}
-	return int(sq.Level)*4 + int(sq.Occupant)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"companion/calib"
 	"companion/vision"
 )
 
@@ -16,6 +17,7 @@ type readOptions struct {
 	Image   string
 	JSON    bool
 	Corners *[4][2]float64 // nil: find the grid
+	Calib   string         // a calibration file from companion calibrate, or ""
 }
 
 // readOutput is CONTRACT.md's answer to read --json.
@@ -30,7 +32,7 @@ func newReadCmd(io *streams, runF func(*readOptions) error) *cobra.Command {
 	opts := &readOptions{IO: io}
 	var corners string
 	cmd := &cobra.Command{
-		Use:   "read <image> [--json] [--corners x1,y1,x2,y2,x3,y3,x4,y4]",
+		Use:   "read <image> [--json] [--corners x1,y1,x2,y2,x3,y3,x4,y4] [--calib <file>]",
 		Short: "Read one photo of the board: grid corners, levels, pawns",
 		Long: `Read one photo of the board (PNG or JPEG) with no other input: find the
 5x5 grid, then every cell's level (0-3 blocks, 4 a dome) and the colour of
@@ -38,10 +40,13 @@ the pawn on it (B blue builder, L light enemy, D dark enemy).
 
 --corners gives the grid's outer corners in pixels, in the order A1 (top
 left), A5 (top right), E5 (bottom right), E1 (bottom left), and skips the
-search for the grid.`,
+search for the grid.
+
+--calib reads with the colours 'companion calibrate' learned for your set.`,
 		Example: `  companion read table.jpg
   companion read table.jpg --json
-  companion read table.jpg --json --corners 400,100,880,100,1000,650,280,650`,
+  companion read table.jpg --json --corners 400,100,880,100,1000,650,280,650
+  companion read table.jpg --calib my-set.calib.json`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return flagErrorf("read takes one image file, got %d arguments", len(args))
@@ -65,6 +70,7 @@ search for the grid.`,
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print CONTRACT.md's JSON instead of a drawing")
 	cmd.Flags().StringVar(&corners, "corners", "", "grid corners A1,A5,E5,E1 as x1,y1,...,x4,y4 (skips finding the grid)")
+	cmd.Flags().StringVar(&opts.Calib, "calib", "", "read with the colours of this calibration file (from companion calibrate)")
 	return cmd
 }
 
@@ -86,6 +92,14 @@ func parseCorners(s string) ([4][2]float64, error) {
 }
 
 func readRun(opts *readOptions) error {
+	var colours *vision.Colours
+	if opts.Calib != "" {
+		p, err := calib.Load(opts.Calib)
+		if err != nil {
+			return err
+		}
+		colours = p.Colours
+	}
 	img, err := vision.DecodeFile(opts.Image)
 	if err != nil {
 		return err
@@ -93,6 +107,7 @@ func readRun(opts *readOptions) error {
 	defer img.Close()
 	r := vision.NewReader()
 	defer r.Close()
+	r.SetColours(colours)
 	var res vision.Result
 	if opts.Corners != nil {
 		res, err = r.ReadWithCorners(img, *opts.Corners)

@@ -37,6 +37,7 @@ checks your turns, keeps the score and saves the game after every step.`,
 	root.AddCommand(newPlayCmd(io, nil))
 	root.AddCommand(newResumeCmd(io, nil))
 	root.AddCommand(newReadCmd(io, nil))
+	root.AddCommand(newCalibrateCmd(io, nil))
 	root.AddCommand(newRenderCmd(io, nil))
 	root.AddCommand(newAccuracyCmd(io, nil))
 	return root

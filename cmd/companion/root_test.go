@@ -32,7 +32,7 @@ func TestVersion(t *testing.T) {
 
 // Every command has help with examples.
 func TestHelpHasExamples(t *testing.T) {
-	for _, cmd := range [][]string{{}, {"enemy-turn"}, {"player-turn"}, {"play"}, {"resume"}} {
+	for _, cmd := range [][]string{{}, {"enemy-turn"}, {"player-turn"}, {"play"}, {"resume"}, {"calibrate"}} {
 		t.Run(strings.Join(cmd, " "), func(t *testing.T) {
 			code, out, errOut := runCLI(t, "", append(cmd, "--help")...)
 			if code != 0 || errOut != "" {
