@@ -19,6 +19,11 @@ import (
 // dividers found across each line, a robust line fit, a homography from the
 // 36 intersections) and the reader keeps the one whose dividers it finds
 // most often, refusing the frame (ErrNoGrid) when that is under 45 %.
+// On crowded boards, where blocks hide most dividers, two more sources
+// help (locate_quad.go, locate_ring.go): grids proposed from the board
+// frame's outline (long step-edge lines), and a frame evidence added to
+// the divider share, which favours grids surrounded by an even band of one
+// colour and counts against grids with none.
 
 type hline struct {
 	rho, theta float64
@@ -76,6 +81,7 @@ func (r *Reader) locate() []homography {
 		return nil
 	}
 	raw := append(r.rawLines[:0], raw0...)
+	var edgeRaw []float32 // the edge lines, in vote order
 	if useEdgeLines {
 		// Also lines of step edges: on crowded boards the blocks' feet run
 		// along the grid lines where the dividers are hidden.
@@ -83,6 +89,7 @@ func (r *Reader) locate() []homography {
 		gocv.HoughLines(r.edges, &r.lines, 1, math.Pi/180, int(0.12*float64(h)))
 		raw1, err := r.lines.DataPtrFloat32()
 		if err == nil {
+			edgeRaw = append(edgeRaw, raw1...)
 			// Interleave, so that both kinds reach the cap.
 			var mix []float32
 			for i := 0; i < len(raw) || i < len(raw1); i += 2 {
@@ -140,6 +147,8 @@ func (r *Reader) locate() []homography {
 	if len(rows) < 3 || len(cols) < 3 {
 		return nil
 	}
+	fr, fc := frameLines(edgeRaw, w, h)
+	quads := r.quadCandidates(fr, fc, w, h)
 	rows = strongest(rows, 40)
 	cols = strongest(cols, 40)
 	sort.Slice(rows, func(i, j int) bool { return rows[i].pos < rows[j].pos })
@@ -186,6 +195,19 @@ func (r *Reader) locate() []homography {
 		}
 		if len(out) == maxCandidates {
 			break
+		}
+	}
+	// The grids from the frame's outline come on top of those.
+	for _, q := range quads {
+		dup := false
+		for _, o := range out {
+			if sameGrid(o, q.h) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, q.h)
 		}
 	}
 	return out
@@ -579,8 +601,19 @@ func (r *Reader) refine(h homography, rounds int) (homography, float64) {
 	return r.refineN(h, rounds, linePoints)
 }
 
-// refineN is refine with n places per grid line.
+// refineN is refine with n places per grid line. Its score is the share
+// of the grid lines' places where it found the divider, moved up or down by
+// the evidence of the board's frame around the grid (frameEvidence): on
+// crowded boards the blocks hide most dividers of the right grid, while
+// wrong grids (one cell off, or on a block's edges) find some dividers but
+// no frame around them.
 func (r *Reader) refineN(h homography, rounds, n int) (homography, float64) {
+	h, s := r.refineDividers(h, rounds, n)
+	return h, s + r.frameEvidence(h)
+}
+
+// refineDividers is refineN without the frame evidence.
+func (r *Reader) refineDividers(h homography, rounds, n int) (homography, float64) {
 	g, err := r.fullGray.DataPtrUint8()
 	if err != nil {
 		return h, 0

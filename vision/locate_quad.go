@@ -1,0 +1,294 @@
+package vision
+
+import (
+	"math"
+	"sort"
+)
+
+// Grids from the board's frame: on crowded boards the blocks hide most
+// inner dividers, but the frame (a band of one colour 0.4-0.8 pitch wide
+// around the grid, with nothing standing on it) stays visible along most of
+// its length, and its outer edge against the table and its inner edge
+// against the cells are long straight edges. Every choice of two row lines
+// and two column lines among the strongest Hough lines is taken as either
+// edge of the frame, for a few frame widths; each hypothesis is scored by
+// how well the colours fit a frame there: the band even in colour, the
+// table beyond it and the cells within it different.
+
+// quadLines is how many of each family's strongest lines are paired.
+const quadLines = 8
+
+// quadKeep is how many frame grids locate adds to its candidates.
+const quadKeep = 3
+
+// frameWidths are the frame widths (pitches, each side) tried.
+var frameWidths = [...]float64{0.4, 0.5, 0.6, 0.7, 0.8}
+
+type quadCand struct {
+	h homography
+	s float64
+}
+
+// quadCandidates proposes grids from frame outlines (rows and cols in vote
+// order, positions on the transversals set).
+func (r *Reader) quadCandidates(rows, cols []hline, w, h int) []quadCand {
+	rs := append([]hline(nil), strongest(rows, quadLines)...)
+	cs := append([]hline(nil), strongest(cols, quadLines)...)
+	if len(rs) < 2 || len(cs) < 2 {
+		return nil
+	}
+	sort.Slice(rs, func(i, j int) bool { return rs[i].pos < rs[j].pos })
+	sort.Slice(cs, func(i, j int) bool { return cs[i].pos < cs[j].pos })
+	type pair struct{ a, b int }
+	var rp, cp []pair
+	minH, minW := 0.15*float64(h), 0.15*float64(w)
+	for i := range rs {
+		for j := i + 1; j < len(rs); j++ {
+			if rs[j].pos-rs[i].pos >= minH && rs[j].pos2-rs[i].pos2 >= minH {
+				rp = append(rp, pair{i, j})
+			}
+		}
+	}
+	for i := range cs {
+		for j := i + 1; j < len(cs); j++ {
+			if cs[j].pos-cs[i].pos >= minW && cs[j].pos2-cs[i].pos2 >= minW {
+				cp = append(cp, pair{i, j})
+			}
+		}
+	}
+	var out []quadCand
+	for _, a := range rp {
+		for _, b := range cp {
+			var c [4][2]float64
+			ok := true
+			for k, lp := range [4][2]hline{{rs[a.a], cs[b.a]}, {rs[a.a], cs[b.b]}, {rs[a.b], cs[b.b]}, {rs[a.b], cs[b.a]}} {
+				p, ok1 := intersect(lp[0], lp[1])
+				if !ok1 {
+					ok = false
+					break
+				}
+				c[k] = [2]float64{p.X, p.Y}
+			}
+			if !ok || !squarish(c) || !plausibleGrid(c, w, h) {
+				continue
+			}
+			hq, ok := homographyFromCorners(c)
+			if !ok {
+				continue
+			}
+			// A coarse first pass: two frame widths, few samples.
+			for _, fw := range [2]float64{0.45, 0.7} {
+				// The outline as the frame's inner edge (the grid's).
+				if s := r.frameFit(hq, fw, 4); s > 0 {
+					out = append(out, quadCand{hq, s})
+				}
+				// The outline as the frame's outer edge.
+				k := 5 / (5 + 2*fw)
+				hg := mul3(hq, homography{k, 0, fw * k, 0, k, fw * k, 0, 0, 1})
+				if s := r.frameFit(hg, fw, 4); s > 0 {
+					out = append(out, quadCand{hg, s})
+				}
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].s > out[j].s })
+	if len(out) > quadRescore {
+		out = out[:quadRescore]
+	}
+	for i := range out {
+		out[i].s = r.bestFrameFit(out[i].h, 12) + 0.5*r.ridgeSupportN(out[i].h, w, h, 10)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].s > out[j].s })
+	var kept []quadCand
+	for _, q := range out {
+		dup := false
+		for _, k := range kept {
+			if sameGridTol(k.h, q.h, 0.3) {
+				dup = true
+				break
+			}
+		}
+		if dup {
+			continue
+		}
+		kept = append(kept, q)
+		if len(kept) == quadKeep {
+			break
+		}
+	}
+	return kept
+}
+
+// frameLines sorts the strongest lines of step edges (raw: rho, theta
+// pairs in vote order, from the Canny edges of the reduced frame) into the
+// two families, quadLines of each at most.
+func frameLines(raw []float32, w, h int) (rows, cols []hline) {
+	xc, yc := float64(w)/2, float64(h)/2
+	var kept []hline
+	for i := 0; i+1 < len(raw) && (len(rows) < quadLines || len(cols) < quadLines); i += 2 {
+		l := hline{rho: float64(raw[i]), theta: float64(raw[i+1])}
+		l.rho += 0.5 * (math.Cos(l.theta) + math.Sin(l.theta))
+		dup := false
+		for _, k := range kept {
+			if sameLine(k, l, xc, yc) {
+				dup = true
+				break
+			}
+		}
+		if dup {
+			continue
+		}
+		kept = append(kept, l)
+		s, c := math.Sin(l.theta), math.Cos(l.theta)
+		if math.Abs(l.theta-math.Pi/2) < 40*math.Pi/180 {
+			x1, x2 := xc-float64(w)/5, xc+float64(w)/5
+			l.pos = (l.rho - x1*c) / s
+			l.pos2 = (l.rho - x2*c) / s
+			if len(rows) < quadLines {
+				rows = append(rows, l)
+			}
+		} else {
+			y1, y2 := yc-float64(h)/4, yc+float64(h)/4
+			l.pos = (l.rho - y1*s) / c
+			l.pos2 = (l.rho - y2*s) / c
+			if len(cols) < quadLines {
+				cols = append(cols, l)
+			}
+		}
+	}
+	return rows, cols
+}
+
+// squarish rejects outlines that cannot be a square board seen from
+// TABLE.md's camera places: opposite sides too unequal, or far too wide or
+// tall.
+func squarish(c [4][2]float64) bool {
+	l := func(a, b int) float64 { return math.Hypot(c[a][0]-c[b][0], c[a][1]-c[b][1]) }
+	top, right, bottom, left := l(0, 1), l(1, 2), l(2, 3), l(3, 0)
+	if top > 1.8*bottom || bottom > 1.8*top || left > 1.8*right || right > 1.8*left {
+		return false
+	}
+	a := (top + bottom) / (left + right)
+	return a > 0.5 && a < 3.5
+}
+
+// quadRescore is how many hypotheses are scored again more finely.
+const quadRescore = 24
+
+// bestFrameFit is frameFit at the best frame width.
+func (r *Reader) bestFrameFit(hh homography, per int) float64 {
+	best := 0.0
+	for _, fw := range frameWidths {
+		best = math.Max(best, r.frameFit(hh, fw, per))
+	}
+	return best
+}
+
+// frameFit scores a frame fw pitches wide around the grid hh (reduced
+// frame): the share of samples of the band near its median colour, times
+// the mean share of samples beyond it (table, the board's side) and within
+// it (cells, pieces) that are not. per is the samples per side and depth.
+func (r *Reader) frameFit(hh homography, fw float64, per int) float64 {
+	if per > 16 {
+		per = 16
+	}
+	sample := func(b pt) ([3]float64, bool) {
+		p := hh.apply(b)
+		if p.X < 0 || p.Y < 0 || p.X >= float64(r.px.w) || p.Y >= float64(r.px.h) {
+			return [3]float64{}, false
+		}
+		rr, g, bb := r.px.at(int(p.X), int(p.Y))
+		return [3]float64{rr, g, bb}, true
+	}
+	var uT, oT, iT float64
+	for side := 0; side < 4; side++ {
+		var band, out, in [32][3]float64
+		nb, no, ni := 0, 0, 0
+		for i := 0; i < per; i++ {
+			t := 0.25 + (float64(i)+0.5)*4.5/float64(per)
+			at := func(d float64) pt { // d outside the grid on this side
+				switch side {
+				case 0:
+					return pt{t, -d}
+				case 1:
+					return pt{5 + d, t}
+				case 2:
+					return pt{t, 5 + d}
+				}
+				return pt{-d, t}
+			}
+			for _, f := range [2]float64{0.3, 0.7} {
+				if c, ok := sample(at(f * fw)); ok {
+					band[nb] = c
+					nb++
+				}
+			}
+			if c, ok := sample(at(fw + 0.15)); ok {
+				out[no] = c
+				no++
+			}
+			if c, ok := sample(at(-0.15)); ok {
+				in[ni] = c
+				ni++
+			}
+		}
+		if nb < per || no == 0 || ni == 0 {
+			continue
+		}
+		var med [3]float64
+		var tmp [32]float64
+		for c := 0; c < 3; c++ {
+			// Insertion sort: a few dozen values at most.
+			for i := 0; i < nb; i++ {
+				v := band[i][c]
+				j := i
+				for ; j > 0 && tmp[j-1] > v; j-- {
+					tmp[j] = tmp[j-1]
+				}
+				tmp[j] = v
+			}
+			med[c] = tmp[nb/2]
+		}
+		tol := 15 + 0.1*(med[0]+med[1]+med[2])/3
+		near := func(c [3]float64) bool {
+			return math.Abs(c[0]-med[0])+math.Abs(c[1]-med[1])+math.Abs(c[2]-med[2]) < tol
+		}
+		u, fo, fi := 0, 0, 0
+		for i := 0; i < nb; i++ {
+			if near(band[i]) {
+				u++
+			}
+		}
+		for i := 0; i < no; i++ {
+			if !near(out[i]) {
+				fo++
+			}
+		}
+		for i := 0; i < ni; i++ {
+			if !near(in[i]) {
+				fi++
+			}
+		}
+		uT += float64(u) / float64(2*per)
+		oT += float64(fo) / float64(no)
+		iT += float64(fi) / float64(ni)
+	}
+	return uT / 4 * (0.5*oT/4 + 0.5*iT/4)
+}
+
+// sameGridTol reports whether two grids' corners are within tol pitches
+// (of a's mean pitch).
+func sameGridTol(a, b homography, tol float64) bool {
+	var ca [4]pt
+	for i, p := range []pt{{0, 0}, {5, 0}, {5, 5}, {0, 5}} {
+		ca[i] = a.apply(p)
+	}
+	pitch := (math.Hypot(ca[1].X-ca[0].X, ca[1].Y-ca[0].Y) + math.Hypot(ca[2].X-ca[3].X, ca[2].Y-ca[3].Y)) / 10
+	for i, p := range []pt{{0, 0}, {5, 0}, {5, 5}, {0, 5}} {
+		q := b.apply(p)
+		if math.Hypot(q.X-ca[i].X, q.Y-ca[i].Y) > tol*pitch {
+			return false
+		}
+	}
+	return true
+}
