@@ -55,27 +55,6 @@ func FuzzDecode(f *testing.F) {
 // advance does one step with the virtual die and the first legal turn; it
 // reports false when the game is over or a step fails.
 func advance(g *Game) bool {
-	var err error
-	switch g.Step {
-	case StepEnemyTurn:
-		var v EnemyTurnView
-		if v, err = g.EnemyTurn(); err == nil {
-			if v.Next < 0 {
-				_, err = g.ResolveEnemyTurn()
-			} else {
-				_, err = g.RollVirtualDie()
-			}
-		}
-	case StepPlayerTurn:
-		turns := engine.LegalTurns(g.Position)
-		if len(turns) == 0 {
-			return false
-		}
-		err = g.PlayerTurn(turns[0])
-	case StepWon, StepLost:
-		err = g.Continue()
-	default:
-		return false
-	}
-	return err == nil
+	more, err := playStep(g, func(turns []engine.Turn) engine.Turn { return turns[0] })
+	return more && err == nil
 }

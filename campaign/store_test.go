@@ -12,44 +12,22 @@ import (
 	"companion/engine"
 )
 
-// step does the next thing a player at the table would: a die, the end of
-// an enemy turn, a turn (one that defeats an enemy if there is one), or
-// going on after a scenario. It reports false when the game is finished.
+// step does the next thing a player at the table would (playStep, with a
+// turn that defeats an enemy if there is one); false when the game is over.
 func step(t *testing.T, g *Game) bool {
 	t.Helper()
-	var err error
-	switch g.Step {
-	case StepEnemyTurn:
-		var v EnemyTurnView
-		if v, err = g.EnemyTurn(); err == nil {
-			if v.Next < 0 {
-				_, err = g.ResolveEnemyTurn()
-			} else {
-				_, err = g.RollVirtualDie()
-			}
-		}
-	case StepPlayerTurn:
-		turns := engine.LegalTurns(g.Position)
-		if len(turns) == 0 {
-			t.Fatalf("no legal turn at the player's turn:\n%s", mustJSON(t, g.Position))
-		}
-		pick := turns[len(turns)/2]
+	more, err := playStep(g, func(turns []engine.Turn) engine.Turn {
 		for _, tn := range turns {
 			if g.Position.EnemyAt(tn.Build) >= 0 {
-				pick = tn
-				break
+				return tn
 			}
 		}
-		err = g.PlayerTurn(pick)
-	case StepWon, StepLost:
-		err = g.Continue()
-	case StepFinished:
-		return false
-	}
+		return turns[len(turns)/2]
+	})
 	if err != nil {
-		t.Fatalf("at %s: %v", g.Step, err)
+		t.Fatalf("at %s: %v\n%s", g.Step, err, mustJSON(t, g.Position))
 	}
-	return true
+	return more
 }
 
 // A crash after any step loses nothing: a game reloaded from its file

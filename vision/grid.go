@@ -120,27 +120,13 @@ func (r *Reader) locate() []homography {
 		// OpenCV puts pixel centres at integers; here pixel i covers [i, i+1).
 		l.rho += 0.5 * (math.Cos(l.theta) + math.Sin(l.theta))
 		l.weight = 1 / (1 + float64(i/2)/20)
-		dup := false
-		for _, k := range kept {
-			if sameLine(k, l, xc, yc) {
-				dup = true
-				break
-			}
-		}
-		if dup {
+		if seenLine(kept, l, xc, yc) {
 			continue
 		}
 		kept = append(kept, l)
-		s, c := math.Sin(l.theta), math.Cos(l.theta)
-		if math.Abs(l.theta-math.Pi/2) < 40*math.Pi/180 {
-			x1, x2 := xc-float64(w)/5, xc+float64(w)/5
-			l.pos = (l.rho - x1*c) / s
-			l.pos2 = (l.rho - x2*c) / s
+		if placeLine(&l, w, h) {
 			rows = append(rows, l)
 		} else {
-			y1, y2 := yc-float64(h)/4, yc+float64(h)/4
-			l.pos = (l.rho - y1*s) / c
-			l.pos2 = (l.rho - y2*s) / c
 			cols = append(cols, l)
 		}
 	}
@@ -867,4 +853,32 @@ func robustLine(p []pt, w0 []float64) (fitLine, int, bool) {
 		}
 	}
 	return l, in, true
+}
+
+// seenLine reports whether l is the same line as one already kept.
+func seenLine(kept []hline, l hline, xc, yc float64) bool {
+	for _, k := range kept {
+		if sameLine(k, l, xc, yc) {
+			return true
+		}
+	}
+	return false
+}
+
+// placeLine sets l's positions where it crosses two reference lines of the
+// w x h frame and reports whether it is a row (near horizontal) rather
+// than a column.
+func placeLine(l *hline, w, h int) (row bool) {
+	xc, yc := float64(w)/2, float64(h)/2
+	s, c := math.Sin(l.theta), math.Cos(l.theta)
+	if math.Abs(l.theta-math.Pi/2) < 40*math.Pi/180 {
+		x1, x2 := xc-float64(w)/5, xc+float64(w)/5
+		l.pos = (l.rho - x1*c) / s
+		l.pos2 = (l.rho - x2*c) / s
+		return true
+	}
+	y1, y2 := yc-float64(h)/4, yc+float64(h)/4
+	l.pos = (l.rho - y1*s) / c
+	l.pos2 = (l.rho - y2*s) / c
+	return false
 }

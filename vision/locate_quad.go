@@ -128,32 +128,16 @@ func frameLines(raw []float32, w, h int) (rows, cols []hline) {
 	for i := 0; i+1 < len(raw) && (len(rows) < quadLines || len(cols) < quadLines); i += 2 {
 		l := hline{rho: float64(raw[i]), theta: float64(raw[i+1])}
 		l.rho += 0.5 * (math.Cos(l.theta) + math.Sin(l.theta))
-		dup := false
-		for _, k := range kept {
-			if sameLine(k, l, xc, yc) {
-				dup = true
-				break
-			}
-		}
-		if dup {
+		if seenLine(kept, l, xc, yc) {
 			continue
 		}
 		kept = append(kept, l)
-		s, c := math.Sin(l.theta), math.Cos(l.theta)
-		if math.Abs(l.theta-math.Pi/2) < 40*math.Pi/180 {
-			x1, x2 := xc-float64(w)/5, xc+float64(w)/5
-			l.pos = (l.rho - x1*c) / s
-			l.pos2 = (l.rho - x2*c) / s
+		if placeLine(&l, w, h) {
 			if len(rows) < quadLines {
 				rows = append(rows, l)
 			}
-		} else {
-			y1, y2 := yc-float64(h)/4, yc+float64(h)/4
-			l.pos = (l.rho - y1*s) / c
-			l.pos2 = (l.rho - y2*s) / c
-			if len(cols) < quadLines {
-				cols = append(cols, l)
-			}
+		} else if len(cols) < quadLines {
+			cols = append(cols, l)
 		}
 	}
 	return rows, cols

@@ -24,7 +24,7 @@ type calibrateOptions struct {
 
 func newCalibrateCmd(io *streams, runF func(*calibrateOptions) error) *cobra.Command {
 	opts := &calibrateOptions{IO: io, Now: time.Now}
-	var corners string
+	var corners func() (*[4][2]float64, error)
 	cmd := &cobra.Command{
 		Use:   "calibrate <image> {--board <rows> | --board-file <file>} [--corners x1,y1,...,x4,y4] --out <file>",
 		Short: "Learn your set's colours from a photo of a known position",
@@ -69,12 +69,9 @@ grid is not found by itself.`,
 			if opts.Out == "" {
 				return flagErrorf("--out: name the file to save the calibration to")
 			}
-			if cmd.Flags().Changed("corners") {
-				c, err := parseCorners(corners)
-				if err != nil {
-					return err
-				}
-				opts.Corners = &c
+			var err error
+			if opts.Corners, err = corners(); err != nil {
+				return err
 			}
 			if runF != nil {
 				return runF(opts)
@@ -84,7 +81,7 @@ grid is not found by itself.`,
 	}
 	cmd.Flags().StringVar(&opts.Board, "board", "", "the position in the photo: five rows of five tokens, rows separated by '/'")
 	cmd.Flags().StringVar(&opts.BoardFile, "board-file", "", "the position in the photo: a file of five lines of five tokens (- for stdin)")
-	cmd.Flags().StringVar(&corners, "corners", "", "grid corners A1,A5,E5,E1 as x1,y1,...,x4,y4 (skips finding the grid)")
+	corners = addCornersFlag(cmd)
 	cmd.Flags().StringVar(&opts.Out, "out", "", "the calibration file to write")
 	return cmd
 }

@@ -30,7 +30,7 @@ type readOutput struct {
 
 func newReadCmd(io *streams, runF func(*readOptions) error) *cobra.Command {
 	opts := &readOptions{IO: io}
-	var corners string
+	var corners func() (*[4][2]float64, error)
 	cmd := &cobra.Command{
 		Use:   "read <image> [--json] [--corners x1,y1,x2,y2,x3,y3,x4,y4] [--calib <file>]",
 		Short: "Read one photo of the board: grid corners, levels, pawns",
@@ -55,12 +55,9 @@ search for the grid.
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Image = args[0]
-			if cmd.Flags().Changed("corners") {
-				c, err := parseCorners(corners)
-				if err != nil {
-					return err
-				}
-				opts.Corners = &c
+			var err error
+			if opts.Corners, err = corners(); err != nil {
+				return err
 			}
 			if runF != nil {
 				return runF(opts)
@@ -69,9 +66,25 @@ search for the grid.
 		},
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print CONTRACT.md's JSON instead of a drawing")
-	cmd.Flags().StringVar(&corners, "corners", "", "grid corners A1,A5,E5,E1 as x1,y1,...,x4,y4 (skips finding the grid)")
+	corners = addCornersFlag(cmd)
 	cmd.Flags().StringVar(&opts.Calib, "calib", "", "read with the colours of this calibration file (from companion calibrate)")
 	return cmd
+}
+
+// addCornersFlag adds --corners to cmd; the func it returns parses the
+// flag, giving nil when it was not set.
+func addCornersFlag(cmd *cobra.Command) func() (*[4][2]float64, error) {
+	s := cmd.Flags().String("corners", "", "grid corners A1,A5,E5,E1 as x1,y1,...,x4,y4 (skips finding the grid)")
+	return func() (*[4][2]float64, error) {
+		if !cmd.Flags().Changed("corners") {
+			return nil, nil
+		}
+		c, err := parseCorners(*s)
+		if err != nil {
+			return nil, err
+		}
+		return &c, nil
+	}
 }
 
 // parseCorners reads eight comma-separated pixel coordinates.
