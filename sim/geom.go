@@ -216,26 +216,30 @@ func hitCone(o, d vec3, r0, r1, h, tmin, tmax float64) (float64, vec3, bool) {
 			break
 		}
 	}
-	if d.z != 0 {
-		t := -o.z / d.z
-		if t > tmin && t < best {
-			x, y := o.x+t*d.x, o.y+t*d.y
-			if x*x+y*y <= r0*r0 {
-				best, n, found = t, vec3{0, 0, -1}, true
-			}
-		}
-		t = (h - o.z) / d.z
-		if t > tmin && t < best {
-			x, y := o.x+t*d.x, o.y+t*d.y
-			if x*x+y*y <= r1*r1 {
-				best, n, found = t, vec3{0, 0, 1}, true
-			}
-		}
+	if t, ok := hitDisc(o, d, 0, r0, tmin, best); ok {
+		best, n, found = t, vec3{0, 0, -1}, true
+	}
+	if t, ok := hitDisc(o, d, h, r1, tmin, best); ok {
+		best, n, found = t, vec3{0, 0, 1}, true
 	}
 	if !found {
 		return 0, vec3{}, false
 	}
 	return best, n.norm(), true
+}
+
+// hitDisc intersects the ray with the horizontal disc of radius r centred
+// on the z axis at height z, for tmin < t < tmax.
+func hitDisc(o, d vec3, z, r, tmin, tmax float64) (float64, bool) {
+	if d.z == 0 {
+		return 0, false
+	}
+	t := (z - o.z) / d.z
+	if t <= tmin || t >= tmax {
+		return 0, false
+	}
+	x, y := o.x+t*d.x, o.y+t*d.y
+	return t, x*x+y*y <= r*r
 }
 
 func hitDome(o, d vec3, r, tmin, tmax float64) (float64, vec3, bool) {
@@ -256,14 +260,8 @@ func hitDome(o, d vec3, r, tmin, tmax float64) (float64, vec3, bool) {
 			break
 		}
 	}
-	if d.z != 0 {
-		t := -o.z / d.z
-		if t > tmin && t < best {
-			x, y := o.x+t*d.x, o.y+t*d.y
-			if x*x+y*y <= r*r {
-				best, n, found = t, vec3{0, 0, -1}, true
-			}
-		}
+	if t, ok := hitDisc(o, d, 0, r, tmin, best); ok {
+		best, n, found = t, vec3{0, 0, -1}, true
 	}
 	return best, n, found
 }

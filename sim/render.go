@@ -245,31 +245,25 @@ func blur(dst, src []float32, w, h int, sigma float64) {
 	}
 	tmp := getFloats(len(buf))
 	defer floatPool.Put(tmp)
+	blurPass(tmp, buf, w, h, k, 1, 0)
+	blurPass(dst, tmp, w, h, k, 0, 1)
+}
+
+// blurPass convolves src with the kernel k along x (dx=1) or y (dy=1),
+// clamping at the image's edges, into dst.
+func blurPass(dst, src []float32, w, h int, k []float32, dx, dy int) {
+	r := len(k) / 2
 	parallelRows(h, nil, func(_ *tracer, y int) {
 		for x := 0; x < w; x++ {
 			var a, b, c float32
 			for i := -r; i <= r; i++ {
-				xx := min(max(x+i, 0), w-1)
-				j := 3 * (y*w + xx)
+				xx := min(max(x+i*dx, 0), w-1)
+				yy := min(max(y+i*dy, 0), h-1)
+				j := 3 * (yy*w + xx)
 				kv := k[i+r]
-				a += kv * buf[j]
-				b += kv * buf[j+1]
-				c += kv * buf[j+2]
-			}
-			j := 3 * (y*w + x)
-			tmp[j], tmp[j+1], tmp[j+2] = a, b, c
-		}
-	})
-	parallelRows(h, nil, func(_ *tracer, y int) {
-		for x := 0; x < w; x++ {
-			var a, b, c float32
-			for i := -r; i <= r; i++ {
-				yy := min(max(y+i, 0), h-1)
-				j := 3 * (yy*w + x)
-				kv := k[i+r]
-				a += kv * tmp[j]
-				b += kv * tmp[j+1]
-				c += kv * tmp[j+2]
+				a += kv * src[j]
+				b += kv * src[j+1]
+				c += kv * src[j+2]
 			}
 			j := 3 * (y*w + x)
 			dst[j], dst[j+1], dst[j+2] = a, b, c
