@@ -106,11 +106,9 @@ func classOf(s observation.Square) int {
 // Render gives seed's frame as a decoded JPEG at the scene's quality (the
 // caller must Close the Mat) and the truth.
 func Render(seed int64) (gocv.Mat, sim.Truth, error) {
-	sc := sim.RandomScene(seed)
-	img, truth := sim.Render(sc)
-	data, err := sim.EncodeJPEG(img, sc.JPEGQuality)
+	data, truth, err := sim.Frame(seed)
 	if err != nil {
-		return gocv.NewMat(), truth, fmt.Errorf("seed %d: encoding: %w", seed, err)
+		return gocv.NewMat(), truth, fmt.Errorf("seed %d: rendering: %w", seed, err)
 	}
 	m, err := vision.DecodeBytes(data)
 	if err != nil {

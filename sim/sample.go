@@ -85,3 +85,39 @@ func LoadTruth(path string) (Truth, error) {
 		Width: j.Width, Height: j.Height, GridFraction: j.GridFraction,
 	}, nil
 }
+
+// CacheEnv names the environment variable of a folder where Frame keeps
+// rendered samples, so that repeated accuracy runs during development skip
+// the ray tracer (about half a second a frame). Unset, nothing is cached.
+const CacheEnv = "COMPANION_SIM_CACHE"
+
+// Frame gives seed's frame as JPEG bytes at the scene's quality, and its
+// truth; it uses and fills the $COMPANION_SIM_CACHE folder when set.
+func Frame(seed int64) ([]byte, Truth, error) {
+	dir := os.Getenv(CacheEnv)
+	if dir != "" {
+		img := filepath.Join(dir, fmt.Sprintf("seed-%d.jpg", seed))
+		if data, err := os.ReadFile(img); err == nil {
+			if t, err := LoadTruth(filepath.Join(dir, fmt.Sprintf("seed-%d.json", seed))); err == nil {
+				return data, t, nil
+			}
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, Truth{}, fmt.Errorf("sim: cache folder: %w", err)
+		}
+		ip, tp, err := WriteSample(dir, seed)
+		if err != nil {
+			return nil, Truth{}, err
+		}
+		data, err := os.ReadFile(ip)
+		if err != nil {
+			return nil, Truth{}, fmt.Errorf("sim: reading cached frame: %w", err)
+		}
+		t, err := LoadTruth(tp)
+		return data, t, err
+	}
+	s := RandomScene(seed)
+	img, t := Render(s)
+	data, err := EncodeJPEG(img, s.JPEGQuality)
+	return data, t, err
+}

@@ -56,9 +56,9 @@ const (
 	houghVotes = 0.08
 )
 
-// locate proposes up to maxCandidates grids (homographies in the reduced
+// locateLines proposes up to maxCandidates grids (homographies in the reduced
 // frame), best first.
-func (r *Reader) locate() []homography {
+func (r *Reader) locateLines() []homography {
 	w, h := r.gray.Cols(), r.gray.Rows()
 	// Hough lines on a map of thin ridges and grooves (dividers), not on
 	// all edges: block outlines are steps, not ridges.

@@ -47,6 +47,7 @@ type Reader struct {
 	rawLines []float32
 	cc       cellCtx
 	model    colourModel
+	seg      segImage
 }
 
 // NewReader makes a Reader; Close it when done.
@@ -191,7 +192,7 @@ func (r *Reader) prepare(img gocv.Mat) (gocv.Mat, float64, error) {
 
 // minDividers is the least share of the grid lines' sample points where
 // refine must find a divider for a grid to be accepted.
-const minDividers = 0.45
+const minDividers = 0.25
 
 // cornersOf gives the grid's outer corners A1, A5, E5, E1.
 func cornersOf(h homography) [4][2]float64 {

@@ -12,9 +12,7 @@ import (
 // quality, like a real frame; the caller must Close the Mat.
 func simFrame(tb testing.TB, seed int64) (gocv.Mat, sim.Truth) {
 	tb.Helper()
-	sc := sim.RandomScene(seed)
-	img, truth := sim.Render(sc)
-	data, err := sim.EncodeJPEG(img, sc.JPEGQuality)
+	data, truth, err := sim.Frame(seed)
 	if err != nil {
 		tb.Fatalf("seed %d: %v", seed, err)
 	}

@@ -1,0 +1,490 @@
+package vision
+
+import (
+	"math"
+	"sort"
+)
+
+// Grids from the board's frame as a region. On crowded boards, seen low,
+// the towers hide most dividers and most straight edges belong to blocks or
+// to the table's grain; but the frame, a band of one flat colour around the
+// grid, stays one large region whose outline is the board's outline. The
+// reduced frame is halved again and split into flat regions (neighbouring
+// pixels of nearly the same colour, away from edges); each large region's
+// outer outline is fitted with a quadrilateral, four lines fitted to the
+// outline's points (so that a tower over part of a side does not bend it);
+// the grid is then the quadrilateral shrunk by the frame's width, which is
+// found by trying widths and scoring each grid by its frame and dividers.
+
+// useFrameRegions adds the frame regions' grids to locate's candidates.
+const useFrameRegions = true
+
+// segJoin is the largest colour step (sum over R, G, B, 0-255) between
+// neighbouring half-size pixels of one region.
+const segJoin = 14
+
+// segMinShare is the least share of the image a region must cover to be
+// taken for a frame.
+const segMinShare = 0.01
+
+// segPiece is the least size (half-size pixels) of a piece of a frame.
+const segPiece = 20
+
+// sameMaterial reports whether two regions' mean colours (sums over n
+// pixels) could be one paint under different light: the same chromaticity,
+// a brightness within a factor of about 1.5.
+func sameMaterial(a [3]float64, na int, b [3]float64, nb int) bool {
+	sa, sb := a[0]+a[1]+a[2], b[0]+b[1]+b[2]
+	if sa <= 0 || sb <= 0 {
+		return false
+	}
+	ratio := (sa / float64(na)) / (sb / float64(nb))
+	if ratio < 0.65 || ratio > 1/0.65 {
+		return false
+	}
+	// Dark colours have noisy chromaticity: allow more.
+	tol := 0.03 + 6/(math.Min(sa/float64(na), sb/float64(nb))+1)
+	return math.Abs(a[0]/sa-b[0]/sb)+math.Abs(a[1]/sa-b[1]/sb)+math.Abs(a[2]/sa-b[2]/sb) < tol
+}
+
+// segRegions is how many of the largest regions are tried.
+const segRegions = 6
+
+// frameKeep is how many grids the frame regions add to locate's candidates.
+const frameKeep = 4
+
+// segImage is the reduced frame at half size, and its regions.
+type segImage struct {
+	w, h   int
+	rgb    []float32 // 3 per pixel
+	parent []int32
+	size   []int32
+}
+
+func (s *segImage) find(i int32) int32 {
+	for s.parent[i] != i {
+		s.parent[i] = s.parent[s.parent[i]]
+		i = s.parent[i]
+	}
+	return i
+}
+
+func (s *segImage) union(a, b int32) {
+	a, b = s.find(a), s.find(b)
+	if a == b {
+		return
+	}
+	if s.size[a] < s.size[b] {
+		a, b = b, a
+	}
+	s.parent[b] = a
+	s.size[a] += s.size[b]
+}
+
+func (s *segImage) diff(i, j int) float32 {
+	d := float32(0)
+	for c := 0; c < 3; c++ {
+		v := s.rgb[3*i+c] - s.rgb[3*j+c]
+		if v < 0 {
+			v = -v
+		}
+		d += v
+	}
+	return d
+}
+
+// build halves px and splits it into flat regions.
+func (s *segImage) build(px *pixels) {
+	s.w, s.h = px.w/2, px.h/2
+	n := s.w * s.h
+	if cap(s.rgb) < 3*n {
+		s.rgb = make([]float32, 3*n)
+		s.parent = make([]int32, n)
+		s.size = make([]int32, n)
+	}
+	s.rgb, s.parent, s.size = s.rgb[:3*n], s.parent[:n], s.size[:n]
+	for y := 0; y < s.h; y++ {
+		for x := 0; x < s.w; x++ {
+			i := 3 * (y*s.w + x)
+			for c := 0; c < 3; c++ {
+				a := int(px.bgr[(2*y*px.w+2*x)*3+2-c]) + int(px.bgr[(2*y*px.w+2*x+1)*3+2-c]) +
+					int(px.bgr[((2*y+1)*px.w+2*x)*3+2-c]) + int(px.bgr[((2*y+1)*px.w+2*x+1)*3+2-c])
+				s.rgb[i+c] = float32(a) / 4
+			}
+		}
+	}
+	for i := range s.parent {
+		s.parent[i] = int32(i)
+		s.size[i] = 1
+	}
+	// A pixel on an edge (a big step to any neighbour) joins no region, so
+	// that regions do not leak through soft corners of their outlines.
+	flat := func(x, y int) bool {
+		i := y*s.w + x
+		if x > 0 && s.diff(i, i-1) >= segJoin || x+1 < s.w && s.diff(i, i+1) >= segJoin ||
+			y > 0 && s.diff(i, i-s.w) >= segJoin || y+1 < s.h && s.diff(i, i+s.w) >= segJoin {
+			return false
+		}
+		// Soft edges spread their step over two pixels.
+		if x > 0 && x+1 < s.w && s.diff(i-1, i+1) >= segJoin || y > 0 && y+1 < s.h && s.diff(i-s.w, i+s.w) >= segJoin {
+			return false
+		}
+		return true
+	}
+	prev := make([]bool, s.w)
+	cur := make([]bool, s.w)
+	for y := 0; y < s.h; y++ {
+		for x := 0; x < s.w; x++ {
+			cur[x] = flat(x, y)
+		}
+		for x := 0; x < s.w; x++ {
+			if !cur[x] {
+				continue
+			}
+			i := int32(y*s.w + x)
+			if x > 0 && cur[x-1] {
+				s.union(i, i-1)
+			}
+			if y > 0 && prev[x] {
+				s.union(i, i-int32(s.w))
+			}
+		}
+		prev, cur = cur, prev
+	}
+}
+
+// frameOutlines gives the outer outlines (corners A1, A5, E5, E1 in the
+// reduced frame's pixels) of the largest flat regions.
+func (r *Reader) frameOutlines() [][4]pt {
+	s := &r.seg
+	s.build(&r.px)
+	if s.w < 16 || s.h < 16 {
+		return nil
+	}
+	type region struct {
+		root int32
+		size int32
+	}
+	var regs []region
+	minSize := int32(segMinShare * float64(s.w*s.h))
+	for i := range s.parent {
+		if s.parent[i] == int32(i) && s.size[i] >= minSize {
+			regs = append(regs, region{int32(i), s.size[i]})
+		}
+	}
+	sort.Slice(regs, func(i, j int) bool { return regs[i].size > regs[j].size })
+	if len(regs) > segRegions {
+		regs = regs[:segRegions]
+	}
+	// Each region's mean colour and bounding box, for the pieces of a
+	// frame cut apart by towers standing over it.
+	type stats struct {
+		sum                    [3]float64
+		n                      int
+		minX, minY, maxX, maxY int
+	}
+	st := map[int32]*stats{}
+	for i := range s.parent {
+		root := s.find(int32(i))
+		if s.size[root] < segPiece {
+			continue
+		}
+		a := st[root]
+		x, y := i%s.w, i/s.w
+		if a == nil {
+			a = &stats{minX: x, minY: y, maxX: x, maxY: y}
+			st[root] = a
+		}
+		for c := 0; c < 3; c++ {
+			a.sum[c] += float64(s.rgb[3*i+c])
+		}
+		a.n++
+		a.minX, a.maxX = min(a.minX, x), max(a.maxX, x)
+		a.minY, a.maxY = min(a.minY, y), max(a.maxY, y)
+	}
+	var out [][4]pt
+	for _, rg := range regs {
+		a := st[rg.root]
+		mx, my := (a.maxX-a.minX)/10, (a.maxY-a.minY)/10
+		members := map[int32]bool{}
+		for root, b := range st {
+			if sameMaterial(a.sum, a.n, b.sum, b.n) && b.minX >= a.minX-mx && b.maxX <= a.maxX+mx && b.minY >= a.minY-my && b.maxY <= a.maxY+my {
+				members[root] = true
+			}
+		}
+		q, ok := s.outline(members)
+		if !ok {
+			continue
+		}
+		// Half-size pixel centres to reduced-frame pixels.
+		for k := range q {
+			q[k] = pt{2 * q[k].X, 2 * q[k].Y}
+		}
+		out = append(out, q)
+	}
+	return out
+}
+
+// outline fits a quadrilateral to the outer outline of region root: the
+// hull of its extreme pixels, the largest quadrilateral on that hull, then
+// each side refitted to the outline points near it.
+func (s *segImage) outline(members map[int32]bool) ([4]pt, bool) {
+	var q [4]pt
+	// The region's extreme pixels along each row and column: the hull
+	// of the region, and the points its outer sides are fitted to.
+	var edge []pt
+	x0, x1 := make([]int, s.h), make([]int, s.h)
+	y0, y1 := make([]int, s.w), make([]int, s.w)
+	for y := range x0 {
+		x0[y], x1[y] = -1, -1
+	}
+	for x := range y0 {
+		y0[x], y1[x] = -1, -1
+	}
+	minX, maxX, minY, maxY := s.w, -1, s.h, -1
+	for y := 0; y < s.h; y++ {
+		for x := 0; x < s.w; x++ {
+			if !members[s.find(int32(y*s.w+x))] {
+				continue
+			}
+			if x0[y] < 0 {
+				x0[y] = x
+			}
+			x1[y] = x
+			if y0[x] < 0 {
+				y0[x] = y
+			}
+			y1[x] = y
+			minX, maxX = min(minX, x), max(maxX, x)
+			minY, maxY = min(minY, y), max(maxY, y)
+		}
+	}
+	// A frame spans a good part of the image both ways.
+	if maxX-minX < s.w/6 || maxY-minY < s.h/5 {
+		return q, false
+	}
+	for y := range x0 {
+		if x0[y] >= 0 {
+			edge = append(edge, pt{float64(x0[y]) + 0.5, float64(y) + 0.5}, pt{float64(x1[y]) + 0.5, float64(y) + 0.5})
+		}
+	}
+	for x := range y0 {
+		if y0[x] >= 0 {
+			edge = append(edge, pt{float64(x) + 0.5, float64(y0[x]) + 0.5}, pt{float64(x) + 0.5, float64(y1[x]) + 0.5})
+		}
+	}
+	hp := append([]pt(nil), edge...)
+	sort.Slice(hp, func(i, j int) bool { return hp[i].X < hp[j].X || hp[i].X == hp[j].X && hp[i].Y < hp[j].Y })
+	hv := simplify(monotoneHull(hp), 1.5)
+	if len(hv) < 4 {
+		return q, false
+	}
+	q, ok := largestQuad(hv)
+	if !ok {
+		return q, false
+	}
+	// Refit each side to the outline points close to it.
+	var lines [4]fitLine
+	for k := 0; k < 4; k++ {
+		a, b := q[k], q[(k+1)%4]
+		l, ok := fitSide(edge, a, b)
+		if !ok {
+			// Too little of this side is seen: keep the hull's side.
+			nx, ny := a.Y-b.Y, b.X-a.X
+			n := math.Hypot(nx, ny)
+			l = fitLine{nx / n, ny / n, (nx*a.X + ny*a.Y) / n, true}
+		}
+		lines[k] = l
+	}
+	for k := 0; k < 4; k++ {
+		p, ok := lines[(k+3)%4].intersect(lines[k])
+		if !ok {
+			return q, false
+		}
+		q[k] = p
+	}
+	return orderCorners(q)
+}
+
+// fitSide fits a line to the points within a few pixels of segment a-b,
+// away from its ends.
+func fitSide(p []pt, a, b pt) (fitLine, bool) {
+	dx, dy := b.X-a.X, b.Y-a.Y
+	l := math.Hypot(dx, dy)
+	if l < 4 {
+		return fitLine{}, false
+	}
+	ux, uy := dx/l, dy/l
+	var near []pt
+	tol := math.Max(1.5, 0.02*l)
+	for _, q := range p {
+		t := (q.X-a.X)*ux + (q.Y-a.Y)*uy
+		d := -(q.X-a.X)*uy + (q.Y-a.Y)*ux
+		if t > 0.05*l && t < 0.95*l && math.Abs(d) < tol {
+			near = append(near, q)
+		}
+	}
+	if len(near) < 6 {
+		return fitLine{}, false
+	}
+	w := make([]float64, len(near))
+	for i := range w {
+		w[i] = 1
+	}
+	fl, _, ok := robustLine(near, w)
+	return fl, ok
+}
+
+// monotoneHull gives the convex hull of points sorted by x then y.
+func monotoneHull(p []pt) []pt {
+	if len(p) < 3 {
+		return p
+	}
+	cross := func(o, a, b pt) float64 { return (a.X-o.X)*(b.Y-o.Y) - (a.Y-o.Y)*(b.X-o.X) }
+	h := make([]pt, 0, 2*len(p))
+	for _, q := range p {
+		for len(h) >= 2 && cross(h[len(h)-2], h[len(h)-1], q) <= 0 {
+			h = h[:len(h)-1]
+		}
+		h = append(h, q)
+	}
+	lo := len(h) + 1
+	for i := len(p) - 2; i >= 0; i-- {
+		q := p[i]
+		for len(h) >= lo && cross(h[len(h)-2], h[len(h)-1], q) <= 0 {
+			h = h[:len(h)-1]
+		}
+		h = append(h, q)
+	}
+	return h[:len(h)-1]
+}
+
+// simplify drops hull vertices closer than tol to the line through their
+// neighbours, least significant first, so that a few dozen remain at most.
+func simplify(h []pt, tol float64) []pt {
+	h = append([]pt(nil), h...)
+	for len(h) > 4 {
+		best, bi := math.Inf(1), -1
+		for i := range h {
+			a, b, c := h[(i+len(h)-1)%len(h)], h[i], h[(i+1)%len(h)]
+			l := math.Hypot(c.X-a.X, c.Y-a.Y)
+			if l == 0 {
+				best, bi = 0, i
+				break
+			}
+			d := math.Abs((c.X-a.X)*(b.Y-a.Y)-(c.Y-a.Y)*(b.X-a.X)) / l
+			if d < best {
+				best, bi = d, i
+			}
+		}
+		if best > tol && len(h) <= 24 {
+			break
+		}
+		h = append(h[:bi], h[bi+1:]...)
+	}
+	return h
+}
+
+// largestQuad gives the largest-area quadrilateral on the hull's vertices.
+func largestQuad(h []pt) ([4]pt, bool) {
+	n := len(h)
+	area := func(a, b, c pt) float64 { return math.Abs((b.X-a.X)*(c.Y-a.Y)-(b.Y-a.Y)*(c.X-a.X)) / 2 }
+	best := -1.0
+	var q [4]pt
+	for i := 0; i < n; i++ {
+		for k := i + 2; k < n; k++ {
+			// The best j between i and k, and l beyond k, are independent.
+			bj, bl := -1.0, -1.0
+			var pj, pl pt
+			for j := i + 1; j < k; j++ {
+				if a := area(h[i], h[j], h[k]); a > bj {
+					bj, pj = a, h[j]
+				}
+			}
+			for l := k + 1; l < n+i; l++ {
+				if a := area(h[i], h[k], h[l%n]); a > bl {
+					bl, pl = a, h[l%n]
+				}
+			}
+			if bj >= 0 && bl >= 0 && bj+bl > best {
+				best = bj + bl
+				q = [4]pt{h[i], pj, h[k], pl}
+			}
+		}
+	}
+	return q, best > 0
+}
+
+// orderCorners puts a quadrilateral's corners clockwise (y down) from the
+// top left: A1, A5, E5, E1. The top side is the one whose middle is highest.
+func orderCorners(q [4]pt) ([4]pt, bool) {
+	var o [4]pt
+	cross := (q[1].X-q[0].X)*(q[2].Y-q[1].Y) - (q[1].Y-q[0].Y)*(q[2].X-q[1].X)
+	if cross < 0 {
+		q[1], q[3] = q[3], q[1]
+	}
+	top, best := 0, math.Inf(1)
+	for k := 0; k < 4; k++ {
+		if m := q[k].Y + q[(k+1)%4].Y; m < best {
+			top, best = k, m
+		}
+	}
+	for k := 0; k < 4; k++ {
+		o[k] = q[(top+k)%4]
+	}
+	return o, convex(o[:])
+}
+
+// frameGrids proposes grids from the frame regions' outlines, for each the
+// frame width whose grid scores best (hh maps to the reduced frame).
+func (r *Reader) frameGrids(w, h int) []quadCand {
+	var out []quadCand
+	for _, q := range r.frameOutlines() {
+		hq, ok := homographyFromCorners([4][2]float64{{q[0].X, q[0].Y}, {q[1].X, q[1].Y}, {q[2].X, q[2].Y}, {q[3].X, q[3].Y}})
+		if !ok {
+			continue
+		}
+		best := quadCand{s: -1}
+		for fw := 0.3; fw <= 1.0001; fw += 0.05 {
+			k := 5 / (5 + 2*fw)
+			hg := mul3(hq, homography{k, 0, fw * k, 0, k, fw * k, 0, 0, 1})
+			if !plausibleGrid(cornersOf(hg), w, h) {
+				continue
+			}
+			s := r.frameFit(hg, fw, 12) + 0.5*r.ridgeSupportN(hg, w, h, 10)
+			if s > best.s {
+				best = quadCand{hg, s}
+			}
+		}
+		if best.s > 0 {
+			out = append(out, best)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].s > out[j].s })
+	if len(out) > frameKeep {
+		out = out[:frameKeep]
+	}
+	return out
+}
+
+// locate proposes grids (in the reduced frame) from the divider lines, the frame's
+// edges and the frame regions.
+func (r *Reader) locate() []homography {
+	out := r.locateLines()
+	if !useFrameRegions {
+		return out
+	}
+	for _, q := range r.frameGrids(r.gray.Cols(), r.gray.Rows()) {
+		dup := false
+		for _, o := range out {
+			if sameGrid(o, q.h) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, q.h)
+		}
+	}
+	return out
+}
