@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 
@@ -9,17 +10,19 @@ import (
 	"gocv.io/x/gocv"
 )
 
-// BenchmarkRead times recognition alone (decoding excluded) on simulated
-// frames rendered off the clock at the two usual sizes.
+// benchSeeds are the scenes the benchmark cycles through: easy and hard
+// ones alike, since a frame where the grid is hard to find costs more.
+var benchSeeds = []int64{1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007}
+
+// BenchmarkRead times recognition alone (decoding excluded) per frame, over
+// several simulated frames rendered off the clock, at the two usual sizes.
 func BenchmarkRead(b *testing.B) {
 	for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
 		b.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(b *testing.B) {
 			r := NewReader()
 			defer r.Close()
-			// A frame the reader reads through (grid found, cells read),
-			// rendered off the clock.
-			var frame gocv.Mat
-			for _, seed := range []int64{1014, 1018, 1000, 1024} {
+			var frames []gocv.Mat
+			for _, seed := range benchSeeds {
 				sc := sim.RandomScene(seed)
 				sc.Width, sc.Height = size[0], size[1]
 				img, _ := sim.Render(sc)
@@ -27,20 +30,13 @@ func BenchmarkRead(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := r.Read(m); err == nil {
-					frame = m
-					break
-				}
-				m.Close()
+				defer m.Close()
+				frames = append(frames, m)
 			}
-			if frame.Ptr() == nil {
-				b.Fatal("no benchmark frame was read")
-			}
-			defer frame.Close()
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if _, err := r.Read(frame); err != nil {
+				if _, err := r.Read(frames[i%len(frames)]); err != nil && !errors.Is(err, ErrNoGrid) {
 					b.Fatal(err)
 				}
 			}

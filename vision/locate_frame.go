@@ -39,19 +39,19 @@ func sameMaterial(a [3]float64, na int, b [3]float64, nb int) bool {
 		return false
 	}
 	ratio := (sa / float64(na)) / (sb / float64(nb))
-	if ratio < 0.65 || ratio > 1/0.65 {
+	if ratio < 0.5 || ratio > 2 {
 		return false
 	}
 	// Dark colours have noisy chromaticity: allow more.
-	tol := 0.03 + 6/(math.Min(sa/float64(na), sb/float64(nb))+1)
+	tol := 0.05 + 6/(math.Min(sa/float64(na), sb/float64(nb))+1)
 	return math.Abs(a[0]/sa-b[0]/sb)+math.Abs(a[1]/sa-b[1]/sb)+math.Abs(a[2]/sa-b[2]/sb) < tol
 }
 
 // segRegions is how many of the largest regions are tried.
-const segRegions = 6
+const segRegions = 12
 
 // frameKeep is how many grids the frame regions add to locate's candidates.
-const frameKeep = 4
+const frameKeep = 3
 
 // segImage is the reduced frame at half size, and its regions.
 type segImage struct {
@@ -153,9 +153,48 @@ func (s *segImage) build(px *pixels) {
 	}
 }
 
-// frameOutlines gives the outer outlines (corners A1, A5, E5, E1 in the
-// reduced frame's pixels) of the largest flat regions.
-func (r *Reader) frameOutlines() [][4]pt {
+// frameRegion is a candidate frame: the outer outline (corners A1, A5, E5,
+// E1 in half-size pixels) of a group of flat regions of one material.
+type frameRegion struct {
+	outer   [4]pt
+	mask    []bool // the material's half-size pixels
+}
+
+// materialMask marks the pixels of the member regions and, within the box,
+// those of the same material that joined no region (a far side of the
+// frame seen so thin that all its pixels are on edges), when a neighbour
+// is of the material too.
+func (s *segImage) materialMask(members map[int32]bool, sum [3]float64, n int, x0, y0, x1, y1 int) []bool {
+	mask := make([]bool, s.w*s.h)
+	like := make([]bool, s.w*s.h)
+	x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, s.w-1), min(y1, s.h-1)
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			i := y*s.w + x
+			root := s.find(int32(i))
+			if members[root] {
+				mask[i], like[i] = true, true
+				continue
+			}
+			if s.size[root] < segPiece {
+				c := [3]float64{float64(s.rgb[3*i]), float64(s.rgb[3*i+1]), float64(s.rgb[3*i+2])}
+				like[i] = sameMaterial(sum, n, c, 1)
+			}
+		}
+	}
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			i := y*s.w + x
+			if like[i] && !mask[i] && (x > 0 && like[i-1] || x+1 < s.w && like[i+1] || y > 0 && like[i-s.w] || y+1 < s.h && like[i+s.w]) {
+				mask[i] = true
+			}
+		}
+	}
+	return mask
+}
+
+// frameOutlines gives the largest flat regions as candidate frames.
+func (r *Reader) frameOutlines() []frameRegion {
 	s := &r.seg
 	s.build(&r.px)
 	if s.w < 16 || s.h < 16 {
@@ -202,7 +241,7 @@ func (r *Reader) frameOutlines() [][4]pt {
 		a.minX, a.maxX = min(a.minX, x), max(a.maxX, x)
 		a.minY, a.maxY = min(a.minY, y), max(a.maxY, y)
 	}
-	var out [][4]pt
+	var out []frameRegion
 	for _, rg := range regs {
 		a := st[rg.root]
 		mx, my := (a.maxX-a.minX)/10, (a.maxY-a.minY)/10
@@ -212,15 +251,12 @@ func (r *Reader) frameOutlines() [][4]pt {
 				members[root] = true
 			}
 		}
-		q, ok := s.outline(members)
+		mask := s.materialMask(members, a.sum, a.n, a.minX-mx, a.minY-my, a.maxX+mx, a.maxY+my)
+		q, ok := s.outline(mask)
 		if !ok {
 			continue
 		}
-		// Half-size pixel centres to reduced-frame pixels.
-		for k := range q {
-			q[k] = pt{2 * q[k].X, 2 * q[k].Y}
-		}
-		out = append(out, q)
+		out = append(out, frameRegion{q, mask})
 	}
 	return out
 }
@@ -228,7 +264,7 @@ func (r *Reader) frameOutlines() [][4]pt {
 // outline fits a quadrilateral to the outer outline of region root: the
 // hull of its extreme pixels, the largest quadrilateral on that hull, then
 // each side refitted to the outline points near it.
-func (s *segImage) outline(members map[int32]bool) ([4]pt, bool) {
+func (s *segImage) outline(mask []bool) ([4]pt, bool) {
 	var q [4]pt
 	// The region's extreme pixels along each row and column: the hull
 	// of the region, and the points its outer sides are fitted to.
@@ -244,7 +280,7 @@ func (s *segImage) outline(members map[int32]bool) ([4]pt, bool) {
 	minX, maxX, minY, maxY := s.w, -1, s.h, -1
 	for y := 0; y < s.h; y++ {
 		for x := 0; x < s.w; x++ {
-			if !members[s.find(int32(y*s.w+x))] {
+			if !mask[y*s.w+x] {
 				continue
 			}
 			if x0[y] < 0 {
@@ -435,36 +471,147 @@ func orderCorners(q [4]pt) ([4]pt, bool) {
 	return o, convex(o[:])
 }
 
-// frameGrids proposes grids from the frame regions' outlines, for each the
-// frame width whose grid scores best (hh maps to the reduced frame).
+// frameGrids proposes grids (in the reduced frame) from the frame regions:
+// the outline shrunk on each side to where the frame's material ends.
 func (r *Reader) frameGrids(w, h int) []quadCand {
-	var out []quadCand
-	for _, q := range r.frameOutlines() {
+	var out, byColour []quadCand
+	for _, fr := range r.frameOutlines() {
+		q := fr.outer
 		hq, ok := homographyFromCorners([4][2]float64{{q[0].X, q[0].Y}, {q[1].X, q[1].Y}, {q[2].X, q[2].Y}, {q[3].X, q[3].Y}})
 		if !ok {
 			continue
 		}
+		// The frame width that best fits a frame's colours around the grid.
+		hr := scaleHomography(hq, 2)
 		best := quadCand{s: -1}
 		for fw := 0.3; fw <= 1.0001; fw += 0.05 {
 			k := 5 / (5 + 2*fw)
-			hg := mul3(hq, homography{k, 0, fw * k, 0, k, fw * k, 0, 0, 1})
+			hg := mul3(hr, homography{k, 0, fw * k, 0, k, fw * k, 0, 0, 1})
 			if !plausibleGrid(cornersOf(hg), w, h) {
 				continue
 			}
-			s := r.frameFit(hg, fw, 12) + 0.5*r.ridgeSupportN(hg, w, h, 10)
-			if s > best.s {
+			if s := r.frameFit(hg, fw, 12) + 0.5*r.ridgeSupportN(hg, w, h, 10); s > best.s {
 				best = quadCand{hg, s}
 			}
 		}
 		if best.s > 0 {
-			out = append(out, best)
+			byColour = append(byColour, best)
 		}
+		in, contrast, ok := r.seg.insets(hq, fr.mask)
+		if !ok {
+			continue
+		}
+		// The grid [left, 5-right] x [top, 5-bottom] of the outline's
+		// coordinates, then half-size pixels to reduced-frame pixels.
+		sx, sy := (5-in[1]-in[3])/5, (5-in[0]-in[2])/5
+		hg := mul3(hq, homography{sx, 0, in[3], 0, sy, in[0], 0, 0, 1})
+		hg = scaleHomography(hg, 2)
+		if !plausibleGrid(cornersOf(hg), w, h) {
+			continue
+		}
+		out = append(out, quadCand{hg, contrast})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].s > out[j].s })
-	if len(out) > frameKeep {
-		out = out[:frameKeep]
+	return append(bestOf(out, frameKeep), bestOf(byColour, frameKeep)...)
+}
+
+// bestOf keeps the n best-scoring candidates.
+func bestOf(c []quadCand, n int) []quadCand {
+	sort.Slice(c, func(i, j int) bool { return c[i].s > c[j].s })
+	if len(c) > n {
+		c = c[:n]
 	}
-	return out
+	return c
+}
+
+// insetSteps is the resolution of the inset search (outline units, the
+// outline being 5 wide).
+const insetSteps = 40
+
+// insets finds, on each side of the outline hq (half-size pixels; sides
+// top, right, bottom, left), how far in the frame's material reaches: the
+// share of the material along lines parallel to the side, from the outline
+// inwards, is high across the frame (less where towers stand over it) and
+// low beyond, over the cells. It also gives how clearly that is so (the
+// mean share in the frame less the mean beyond).
+func (s *segImage) insets(hq homography, mask []bool) ([4]float64, float64, bool) {
+	var in [4]float64
+	const maxInset = 1.2 // a frame 1.1 pitches wide, in outline units
+	const along = 32
+	contrast := 0.0
+	for side := 0; side < 4; side++ {
+		var share [insetSteps]float64
+		for k := 0; k < insetSteps; k++ {
+			d := (float64(k) + 0.5) * maxInset / insetSteps
+			n, hit := 0, 0
+			for i := 0; i < along; i++ {
+				t := 0.6 + (float64(i)+0.5)*3.8/along
+				var b pt
+				switch side {
+				case 0:
+					b = pt{t, d}
+				case 1:
+					b = pt{5 - d, t}
+				case 2:
+					b = pt{t, 5 - d}
+				default:
+					b = pt{d, t}
+				}
+				p := hq.apply(b)
+				x, y := int(p.X), int(p.Y)
+				if x < 0 || y < 0 || x >= s.w || y >= s.h {
+					continue
+				}
+				n++
+				if mask[y*s.w+x] {
+					hit++
+				}
+			}
+			if n > 0 {
+				share[k] = float64(hit) / float64(n)
+			}
+		}
+		peak := 0.0
+		for _, v := range share {
+			peak = math.Max(peak, v)
+		}
+		if peak < 0.2 {
+			continue // hidden: the other sides tell the width
+		}
+		// The inset that best splits the profile into a high part (the frame)
+		// and a low part (the cells).
+		theta := peak / 2
+		best, bestK, run := 0.0, -1, 0.0
+		for k, v := range share {
+			run += v - theta
+			if run > best {
+				best, bestK = run, k
+			}
+		}
+		if bestK < 0 {
+			continue
+		}
+		in[side] = float64(bestK+1) * maxInset / insetSteps
+		var hi, lo float64
+		for k, v := range share {
+			if k <= bestK {
+				hi += v / float64(bestK+1)
+			} else {
+				lo += v / (float64(insetSteps-bestK-1) + 1e-9)
+			}
+		}
+		contrast += (hi - lo) / 4
+	}
+	// The frame is equally wide all round, and the outline is the board's,
+	// so the insets are equal in the outline's units. Towers over the frame
+	// only make a side's frame look narrower; the near side may look wider,
+	// when the board's edge below the frame is of the same paint.
+	w := math.Max(in[0], math.Max(in[1], in[3]))
+	if w == 0 {
+		return in, 0, false
+	}
+	in[0], in[1], in[3] = w, w, w
+	in[2] = math.Max(in[2], w)
+	return in, contrast, true
 }
 
 // locate proposes grids (in the reduced frame) from the divider lines, the frame's

@@ -117,14 +117,10 @@ func (r *Reader) read(img gocv.Mat, corners *[4][2]float64) (Result, error) {
 		}
 	} else {
 		// One refinement round for each candidate, a second for the best.
-		best := -1.0
-		for _, hs := range r.locate() {
-			hf, s := r.refineN(scaleHomography(hs, 1/scale), 1, linePoints/2)
-			if s > best && plausibleGrid(cornersOf(hf), src.Cols(), src.Rows()) {
-				best, h = s, hf
-			}
-		}
-		if best < minDividers {
+		var best float64
+		var found bool
+		h, best, found = r.findGrid(scale, src.Cols(), src.Rows())
+		if !found || best < minDividers {
 			return res, ErrNoGrid
 		}
 		if hf, s := r.refine(h, 1); plausibleGrid(cornersOf(hf), src.Cols(), src.Rows()) {

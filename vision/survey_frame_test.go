@@ -7,7 +7,6 @@ import (
 	"image/color"
 	"image/png"
 	"math"
-	"math/rand/v2"
 	"os"
 	"testing"
 )
@@ -22,7 +21,7 @@ func TestSurveyFrame(t *testing.T) {
 	}
 	r := NewReader()
 	defer r.Close()
-	near, found := 0, 0
+	near, found, candNear, chosenNear, varNear := 0, 0, 0, 0, 0
 	for s := *surveySeed; s < *surveySeed+int64(*dbgFrameN); s++ {
 		m, truth := simFrame(t, s)
 		_, scale, _ := r.prepare(m)
@@ -48,17 +47,32 @@ func TestSurveyFrame(t *testing.T) {
 		_, ts := r.refineN(ht, 2, linePoints)
 		var chosen homography
 		cs := -9.0
+		anyNear, variantNear := math.Inf(1), math.Inf(1)
 		for _, hs := range r.locate() {
 			hf, sc := r.refineN(scaleHomography(hs, 1/scale), 1, linePoints/2)
+			anyNear = math.Min(anyNear, cornerErr(cornersOf(hf), truth.Corners))
+			for _, a := range gridVariants() {
+				variantNear = math.Min(variantNear, cornerErr(cornersOf(mul3(hf, a)), truth.Corners))
+			}
 			if sc > cs && plausibleGrid(cornersOf(hf), m.Cols(), m.Rows()) {
 				cs, chosen = sc, hf
 			}
 		}
 		hf, sc := r.refine(chosen, 1)
-		fmt.Printf("seed %d el %2.0f: truth s%.2f chosen s%.2f e%.0f | %d outlines%s\n", s, truth.Elevation, ts, sc, cornerErr(cornersOf(hf), truth.Corners), len(outl), line)
+		ce := cornerErr(cornersOf(hf), truth.Corners)
+		if variantNear < 15 {
+			varNear++
+		}
+		if anyNear < 15 {
+			candNear++
+		}
+		if ce < 15 {
+			chosenNear++
+		}
+		fmt.Printf("seed %d el %2.0f: truth s%.2f chosen s%.2f e%.0f anynear %.0f | %d outlines%s\n", s, truth.Elevation, ts, sc, ce, anyNear, len(outl), line)
 		m.Close()
 	}
-	fmt.Println("near", near, "of", *dbgFrameN, "with grids", found)
+	fmt.Println("near", near, "of", *dbgFrameN, "with grids", found, "; any candidate near", candNear, "chosen near", chosenNear, "variant near", varNear)
 }
 
 func cornerErr(c, t [4][2]float64) float64 {
@@ -69,8 +83,10 @@ func cornerErr(c, t [4][2]float64) float64 {
 	return e
 }
 
-var dbgSegSeed = flag.Int64("segpng", 0, "write /tmp/seg-N.png: the flat regions and outlines of seed N")
+var dbgSegSeed = flag.Int64("segpng", 0, "write /tmp/seg-N.png: the frame regions, outlines and grids of seed N")
 
+// TestSegPNG draws the reduced frame with the frame regions tinted, their
+// outlines in red, their grids in yellow and the true grid in white.
 func TestSegPNG(t *testing.T) {
 	if *dbgSegSeed == 0 {
 		t.Skip("run with -segpng N")
@@ -81,35 +97,45 @@ func TestSegPNG(t *testing.T) {
 	defer m.Close()
 	_, scale, _ := r.prepare(m)
 	outl := r.frameOutlines()
+	grids := r.frameGrids(r.gray.Cols(), r.gray.Rows())
 	s := &r.seg
-	img := image.NewRGBA(image.Rect(0, 0, s.w, s.h))
-	cols := map[int32]color.RGBA{}
-	for i := range s.parent {
-		root := s.find(int32(i))
-		c, ok := cols[root]
-		if !ok {
-			if s.size[root] < 50 {
-				c = color.RGBA{0, 0, 0, 255}
-			} else {
-				c = color.RGBA{uint8(rand.IntN(200) + 55), uint8(rand.IntN(200) + 55), uint8(rand.IntN(200) + 55), 255}
+	img := image.NewRGBA(image.Rect(0, 0, r.px.w, r.px.h))
+	tints := []color.RGBA{{255, 0, 255, 255}, {0, 255, 255, 255}, {255, 128, 0, 255}, {0, 0, 255, 255}, {0, 255, 0, 255}, {128, 0, 255, 255}}
+	for y := 0; y < r.px.h; y++ {
+		for x := 0; x < r.px.w; x++ {
+			rr, g, b := r.px.at(x, y)
+			c := color.RGBA{uint8(rr), uint8(g), uint8(b), 255}
+			if x/2 < s.w && y/2 < s.h {
+				for k, fr := range outl {
+					if fr.mask[(y/2)*s.w+x/2] {
+						tc := tints[k%len(tints)]
+						c = color.RGBA{uint8((int(c.R) + int(tc.R)) / 2), uint8((int(c.G) + int(tc.G)) / 2), uint8((int(c.B) + int(tc.B)) / 2), 255}
+						break
+					}
+				}
 			}
-			cols[root] = c
+			img.Set(x, y, c)
 		}
-		img.Set(i%s.w, i/s.w, c)
 	}
-	for _, q := range outl {
+	line := func(a, b pt, c color.RGBA) {
+		for u := 0.0; u <= 1; u += 0.001 {
+			img.Set(int(a.X+u*(b.X-a.X)), int(a.Y+u*(b.Y-a.Y)), c)
+		}
+	}
+	for _, fr := range outl {
 		for k := 0; k < 4; k++ {
-			a, b := q[k], q[(k+1)%4]
-			for u := 0.0; u <= 1; u += 0.002 {
-				img.Set(int((a.X+u*(b.X-a.X))/2), int((a.Y+u*(b.Y-a.Y))/2), color.RGBA{255, 0, 0, 255})
-			}
+			line(pt{2 * fr.outer[k].X, 2 * fr.outer[k].Y}, pt{2 * fr.outer[(k+1)%4].X, 2 * fr.outer[(k+1)%4].Y}, color.RGBA{255, 0, 0, 255})
+		}
+	}
+	for _, g := range grids {
+		c := cornersOf(g.h)
+		for k := 0; k < 4; k++ {
+			line(pt{c[k][0], c[k][1]}, pt{c[(k+1)%4][0], c[(k+1)%4][1]}, color.RGBA{255, 255, 0, 255})
 		}
 	}
 	for k := 0; k < 4; k++ {
 		a, b := truth.Corners[k], truth.Corners[(k+1)%4]
-		for u := 0.0; u <= 1; u += 0.002 {
-			img.Set(int(scale*(a[0]+u*(b[0]-a[0]))/2), int(scale*(a[1]+u*(b[1]-a[1]))/2), color.RGBA{255, 255, 255, 255})
-		}
+		line(pt{scale * a[0], scale * a[1]}, pt{scale * b[0], scale * b[1]}, color.RGBA{255, 255, 255, 255})
 	}
 	f, err := os.Create(fmt.Sprintf("/tmp/seg-%d.png", *dbgSegSeed))
 	if err != nil {
@@ -119,4 +145,20 @@ func TestSegPNG(t *testing.T) {
 	if err := png.Encode(f, img); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// gridVariants are board-coordinate maps from a grid to its neighbours: one
+// cell over, or one cell more or fewer across.
+func gridVariants() []homography {
+	var out []homography
+	for _, su := range []float64{0.8, 1, 1.25} {
+		for _, sv := range []float64{0.8, 1, 1.25} {
+			for _, tu := range []float64{-1, 0, 1} {
+				for _, tv := range []float64{-1, 0, 1} {
+					out = append(out, homography{su, 0, tu * su, 0, sv, tv * sv, 0, 0, 1})
+				}
+			}
+		}
+	}
+	return out
 }
