@@ -156,8 +156,8 @@ func (s *segImage) build(px *pixels) {
 // frameRegion is a candidate frame: the outer outline (corners A1, A5, E5,
 // E1 in half-size pixels) of a group of flat regions of one material.
 type frameRegion struct {
-	outer   [4]pt
-	mask    []bool // the material's half-size pixels
+	outer [4]pt
+	mask  []bool // the material's half-size pixels
 }
 
 // materialMask marks the pixels of the member regions and, within the box,
