@@ -75,7 +75,7 @@ func (r *Reader) locateLines() []homography {
 		return nil
 	}
 	ridgeMap(g, rd, w, h)
-	gocv.HoughLines(r.ridges, &r.lines, 1, math.Pi/360, int(houghVotes*float64(h)))
+	gocv.HoughLines(r.ridges, &r.lines, 1, math.Pi/180, int(houghVotes*float64(h)))
 	raw0, err := r.lines.DataPtrFloat32()
 	if err != nil {
 		return nil

@@ -13,6 +13,10 @@ const variantSeeds = 3
 // variantsRefined is how many of the screened neighbours are refined.
 const variantsRefined = 6
 
+// variantsFramed is how many neighbours, the best by their dividers, are
+// scored by the frame's colours too.
+const variantsFramed = 40
+
 type scoredGrid struct {
 	h homography // full-resolution frame
 	s float64
@@ -64,9 +68,17 @@ func (r *Reader) findGrid(scale float64, w, h int) (homography, float64, bool) {
 			if !plausibleGrid(cornersOf(hv), w, h) {
 				continue
 			}
-			s := r.ridgeSupportN(scaleHomography(hv, scale), rw, rh, 6) + r.frameEvidence(hv)
+			s := r.ridgeSupportN(scaleHomography(hv, scale), rw, rh, 6)
 			screened = append(screened, scoredGrid{hv, s})
 		}
+	}
+	// The frame's colours cost more: only for the best by the dividers.
+	sort.Slice(screened, func(i, j int) bool { return screened[i].s > screened[j].s })
+	if len(screened) > variantsFramed {
+		screened = screened[:variantsFramed]
+	}
+	for i := range screened {
+		screened[i].s += r.frameEvidence(screened[i].h)
 	}
 	sort.Slice(screened, func(i, j int) bool { return screened[i].s > screened[j].s })
 	for i := 0; i < len(screened) && i < variantsRefined; i++ {
