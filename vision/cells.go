@@ -33,7 +33,12 @@ const (
 	labLight
 	labDark
 	nLab
-	labMine = nLab // the pawn of the cell being scored, any colour
+	// labTop is a block's top face: a block for the learned histograms,
+	// but the frame's block-top colour fits it (the faces below are shaded
+	// and windowed), which tells the tiers apart where their sides show.
+	labTop  = nLab
+	labMine = nLab + 1 // the pawn of the cell being scored, any colour (score)
+	nPlanes = nLab + 1 // label planes of the colour model
 )
 
 func hypSquare(k int) observation.Square {
@@ -58,7 +63,9 @@ type cellCtx struct {
 	rank   [25]int
 	hyp    [25]int
 	lab    []uint8
+	base   []uint8 // the other cells, for scoring one (drawBase)
 	tmp    []pt
+	slab   []pt // storage of the outlines (polyBuf)
 	parts  []shape
 	scores [25][nHyp]float64
 	model  *colourModel
@@ -68,36 +75,55 @@ type cellCtx struct {
 func (r *Reader) readCells(h homography, res *Result) {
 	c := &r.cc
 	means, sds := boardCandidates(cellColours(&r.px, h))
-	r.model.board, r.model.sd = means[0], sds[0]
-	bestLL := math.Inf(-1)
-	var bestHyp [25]int
-	var bestScores [25][nHyp]float64
+	boards := r.model.chooseColours(means, sds)
 	// Near top-down the grid does not fix the focal length (how far the
 	// camera is), on which the towers' parallax depends: try a short, a
 	// middle and a long lens and keep the one that explains the frame best.
 	f0, sure := focalLength(h, float64(r.px.w)/2, float64(r.px.h)/2, defaultFocal(r.px.h))
 	focals := []float64{f0}
-	if sure < 0.3 && tryFocals {
+	if cam := poseWithFocal(h, float64(r.px.w)/2, float64(r.px.h)/2, f0); sure < 0.3 && tryFocals && cam.elevation() > focalElevation {
 		focals = append(focals, f0*0.8, f0*1.25)
 	}
-	var all image.Rectangle
-	for _, f := range focals {
-		all = all.Union(c.setupFocal(h, r.px.w, r.px.h, f))
+	// The region any lens's hypotheses may cover, for the colour model.
+	all := c.setupFocal(h, r.px.w, r.px.h, focals[0])
+	for _, f := range focals[1:] {
+		cam := poseWithFocal(h, float64(r.px.w)/2, float64(r.px.h)/2, f)
+		all = all.Union(c.reach(&cam))
 	}
-	r.model.ringHistogram(&r.px, h)
-	r.model.compute(&r.px, all)
-	for v, f := range focals {
-		if len(focals) > 1 || v > 0 {
-			c.setupFocal(h, r.px.w, r.px.h, f)
-		}
-		c.search()
+	// Every board colour gets one sweep with the middle lens, then the
+	// other lenses one with the best board colour; the reading that
+	// explains the frame best gets the second sweep.
+	bestLL, bestB, bestF := math.Inf(-1), 0, 0
+	var bestHyp [25]int
+	trial := func(b, v int) {
+		c.hyp = [25]int{}
+		c.search(1)
 		c.draw(all, -1, 0)
-		ll := c.total(all, &r.model)
-		if ll > bestLL {
-			bestLL, bestHyp, bestScores = ll, c.hyp, c.scores
+		if ll := c.total(all, &r.model); ll > bestLL {
+			bestLL, bestB, bestF, bestHyp = ll, b, v, c.hyp
 		}
 	}
-	c.hyp, c.scores = bestHyp, bestScores
+	setBoard := func(b int) {
+		r.model.board, r.model.sd = means[boards[b]], sds[boards[b]]
+		r.model.ringHistogram(&r.px, h)
+		r.model.compute(&r.px, all)
+	}
+	for q := range boards {
+		setBoard(q)
+		trial(q, 0)
+	}
+	if bestB != len(boards)-1 {
+		setBoard(bestB)
+	}
+	for v := 1; v < len(focals); v++ {
+		c.setupFocal(h, r.px.w, r.px.h, focals[v])
+		trial(bestB, v)
+	}
+	if bestF != len(focals)-1 {
+		c.setupFocal(h, r.px.w, r.px.h, focals[bestF])
+	}
+	c.hyp = bestHyp
+	c.search(1)
 	for i := range c.hyp {
 		res.Board[i] = hypSquare(c.hyp[i])
 		res.Confidence[i] = c.confidence(i)
@@ -105,9 +131,14 @@ func (r *Reader) readCells(h homography, res *Result) {
 }
 
 // tryFocals enables the search over three focal lengths near top-down
-// views: about one cell in a hundred better on simulated frames, for three
-// times the cell-reading time, so off.
-const tryFocals = false
+// views (camera above focalElevation degrees): about one cell in a hundred
+// better on simulated frames. Below, a lens that the grid does not fix (a
+// symmetric trapezoid) changes the pose too much to be tried blindly: on a
+// drawn empty board it let a pawn explain the frame's edge.
+const (
+	tryFocals      = true
+	focalElevation = 65
+)
 
 // pieceSets are the proportions tried; the one that explains the frame
 // best is kept. Trying a small and a large set besides TABLE.md's middle
@@ -115,12 +146,14 @@ const tryFocals = false
 // times the work, so only the middle set is tried.
 var pieceSets = []pieceSet{defaultSet}
 
-// search decides the cells by coordinate descent, nearest first.
-func (c *cellCtx) search() {
-	for sweep := 0; sweep < 2; sweep++ {
+// search decides the cells by coordinate descent, nearest first, from the
+// cells as they stand, for at most the given number of sweeps.
+func (c *cellCtx) search(sweeps int) {
+	for sweep := 0; sweep < sweeps; sweep++ {
 		changed := false
 		for q := 24; q >= 0; q-- {
 			i := c.order[q]
+			c.drawBase(i)
 			// The three pawn colours share their outline: one drawing
 			// scores all three (hypotheses 4L+1..3).
 			for k := 0; k < nHyp; k++ {
@@ -128,11 +161,10 @@ func (c *cellCtx) search() {
 				if sq.Occupant > observation.Blue {
 					continue
 				}
+				s := c.score(i, k, c.model)
+				c.scores[i][k] = s[0]
 				if sq.Occupant == observation.Blue {
-					s := c.scorePawns(i, k, c.model)
-					c.scores[i][k], c.scores[i][k+1], c.scores[i][k+2] = s[0], s[1], s[2]
-				} else {
-					c.scores[i][k] = c.score(i, k, c.model)
+					c.scores[i][k+1], c.scores[i][k+2] = s[1], s[2]
 				}
 			}
 			best, bestK := math.Inf(-1), 0
@@ -152,29 +184,77 @@ func (c *cellCtx) search() {
 	}
 }
 
-// scorePawns is score for the blue-pawn hypothesis k and the light and
-// dark pawns of the same level, from one drawing.
-func (c *cellCtx) scorePawns(i, k int, m *colourModel) [3]float64 {
-	var s [3]float64
+// labNear marks, in the base map, pixels a nearer cell covers: they look
+// the same under every hypothesis of the cell being scored.
+const labNear = 255
+
+// drawBase fills the base map over cell i's region with the board and the
+// farther cells as they stand, and the nearer cells as labNear.
+func (c *cellCtx) drawBase(i int) {
 	reg := c.region[i]
-	if reg.Empty() {
-		return s
-	}
-	c.drawMarked(reg, i, k, true)
 	w := c.w
 	for y := reg.Min.Y; y < reg.Max.Y; y++ {
-		o := y*w + reg.Min.X
-		for x := reg.Min.X; x < reg.Max.X; x++ {
-			l := c.lab[o]
-			if l == labMine {
-				s[0] += float64(m.ll[labBlue][o])
-				s[1] += float64(m.ll[labLight][o])
-				s[2] += float64(m.ll[labDark][o])
-			} else {
-				v := float64(m.ll[l][o])
-				s[0] += v
-				s[1] += v
-				s[2] += v
+		row := c.base[y*w+reg.Min.X : y*w+reg.Max.X]
+		for x := range row {
+			row[x] = labBoard
+		}
+	}
+	for _, j := range c.order {
+		if j == i {
+			continue
+		}
+		kj := c.hyp[j]
+		if !c.box[j][kj].Overlaps(reg) {
+			continue
+		}
+		near := c.rank[j] > c.rank[i]
+		for _, d := range c.shapes[j][kj] {
+			l := d.lab
+			if near {
+				l = labNear
+			}
+			fill(d.outline, reg.Min.X, reg.Min.Y, reg.Max.X, reg.Max.Y, c.base, w, l)
+		}
+	}
+}
+
+// score scores cell i as hypothesis k against the base map (drawBase):
+// the label log-likelihoods it changes, summed, so relative to an empty
+// cell. For a pawn hypothesis it gives the blue, light and dark pawn's
+// scores from one drawing; otherwise the first.
+func (c *cellCtx) score(i, k int, m *colourModel) [3]float64 {
+	var s [3]float64
+	box := c.box[i][k].Intersect(c.region[i])
+	if box.Empty() || len(c.shapes[i][k]) == 0 {
+		return s
+	}
+	w := c.w
+	for y := box.Min.Y; y < box.Max.Y; y++ {
+		copy(c.lab[y*w+box.Min.X:y*w+box.Max.X], c.base[y*w+box.Min.X:y*w+box.Max.X])
+	}
+	for _, d := range c.shapes[i][k] {
+		l := d.lab
+		if l >= labBlue && l <= labDark {
+			l = labMine
+		}
+		fill(d.outline, box.Min.X, box.Min.Y, box.Max.X, box.Max.Y, c.lab, w, l)
+	}
+	for y := box.Min.Y; y < box.Max.Y; y++ {
+		o := y*w + box.Min.X
+		for x := box.Min.X; x < box.Max.X; x++ {
+			b, l := c.base[o], c.lab[o]
+			if b != labNear && l != b {
+				v := float64(m.ll[b][o])
+				if l == labMine {
+					s[0] += float64(m.ll[labBlue][o]) - v
+					s[1] += float64(m.ll[labLight][o]) - v
+					s[2] += float64(m.ll[labDark][o]) - v
+				} else {
+					d := float64(m.ll[l][o]) - v
+					s[0] += d
+					s[1] += d
+					s[2] += d
+				}
 			}
 			o++
 		}
@@ -184,10 +264,7 @@ func (c *cellCtx) scorePawns(i, k int, m *colourModel) [3]float64 {
 
 // draw fills the label map over reg with every cell as it stands, except
 // cell i drawn as hypothesis k.
-func (c *cellCtx) draw(reg image.Rectangle, i, k int) { c.drawMarked(reg, i, k, false) }
-
-// drawMarked is draw; with mark, cell i's pawn is drawn as labMine.
-func (c *cellCtx) drawMarked(reg image.Rectangle, i, k int, mark bool) {
+func (c *cellCtx) draw(reg image.Rectangle, i, k int) {
 	w := c.w
 	for y := reg.Min.Y; y < reg.Max.Y; y++ {
 		row := c.lab[y*w+reg.Min.X : y*w+reg.Max.X]
@@ -204,34 +281,9 @@ func (c *cellCtx) drawMarked(reg image.Rectangle, i, k int, mark bool) {
 			continue
 		}
 		for _, d := range c.shapes[j][kj] {
-			l := d.lab
-			if mark && j == i && l >= labBlue {
-				l = labMine
-			}
-			fill(d.outline, reg.Min.X, reg.Min.Y, reg.Max.X, reg.Max.Y, c.lab, w, l)
+			fill(d.outline, reg.Min.X, reg.Min.Y, reg.Max.X, reg.Max.Y, c.lab, w, d.lab)
 		}
 	}
-}
-
-// score draws the board around cell i with cell i as hypothesis k and the
-// others as they stand, and sums the label log-likelihoods over cell i's
-// region.
-func (c *cellCtx) score(i, k int, m *colourModel) float64 {
-	reg := c.region[i]
-	if reg.Empty() {
-		return 0
-	}
-	c.draw(reg, i, k)
-	w := c.w
-	var s float64
-	for y := reg.Min.Y; y < reg.Max.Y; y++ {
-		o := y*w + reg.Min.X
-		for x := reg.Min.X; x < reg.Max.X; x++ {
-			s += float64(m.ll[c.lab[o]][o])
-			o++
-		}
-	}
-	return s
 }
 
 // total sums the label log-likelihoods of the drawn map over rect.
@@ -280,6 +332,10 @@ func (c *cellCtx) setupFocal(h homography, w, hh int, f float64) image.Rectangle
 		c.lab = make([]uint8, w*hh)
 	}
 	c.lab = c.lab[:w*hh]
+	if cap(c.base) < w*hh {
+		c.base = make([]uint8, w*hh)
+	}
+	c.base = c.base[:w*hh]
 	c.prepare()
 	all := image.Rectangle{}
 	for i := range c.region {
@@ -296,16 +352,25 @@ func (c *cellCtx) setupFocal(h homography, w, hh int, f float64) image.Rectangle
 func (c *cellCtx) prepare() {
 	bounds := image.Rect(0, 0, c.w, c.h)
 	var depth [25]float64
+	if c.slab == nil {
+		c.slab = make([]pt, 0, 25*nHyp*8*polyBufLen)
+		c.tmp = make([]pt, 0, 64)
+	}
+	c.slab = c.slab[:0]
 	for i := 0; i < 25; i++ {
 		row, col := i/5, i%5
 		c.region[i] = image.Rectangle{}
+		// The ground footprint always belongs to the cell's region.
+		fpBox := polyBox(prism(&c.cam, row, col, 1, 0, 0, false, c.tmp[:0], polyBuf(&c.slab)))
 		for k := 0; k < nHyp; k++ {
 			sq := hypSquare(k)
 			c.shapes[i][k] = c.shapes[i][k][:0]
-			c.parts = c.set.cellShapes(&c.cam, row, col, int(sq.Level), sq.Occupant != observation.Empty, c.parts[:0], c.tmp[:0])
+			c.parts = c.set.cellShapes(&c.cam, row, col, int(sq.Level), sq.Occupant != observation.Empty, c.parts[:0], c.tmp[:0], &c.slab)
 			for _, s := range c.parts {
 				l := uint8(labBlock)
 				switch s.part {
+				case partTop:
+					l = labTop
 				case partDome:
 					l = labDome
 				case partPawn:
@@ -313,9 +378,7 @@ func (c *cellCtx) prepare() {
 				}
 				c.shapes[i][k] = append(c.shapes[i][k], drawn{s.outline, l})
 			}
-			// The ground footprint always belongs to the cell's region.
-			fp := prism(&c.cam, row, col, 1, 0, 0, false, c.tmp[:0], nil)
-			bb := polyBox(fp)
+			bb := fpBox
 			for _, d := range c.shapes[i][k] {
 				bb = bb.Union(polyBox(d.outline))
 			}
@@ -339,6 +402,18 @@ func (c *cellCtx) prepare() {
 	for q, i := range c.order {
 		c.rank[i] = q
 	}
+}
+
+// reach bounds what cells' hypotheses cover with the camera cam: each
+// cell's full-width column from the board up to the top of a pawn on a
+// level-3 tower.
+func (c *cellCtx) reach(cam *camera) image.Rectangle {
+	var out image.Rectangle
+	top := c.set.tier3Top + c.set.pawnHeight
+	for i := 0; i < 25; i++ {
+		out = out.Union(polyBox(prism(cam, i/5, i%5, 1, 0, top, false, c.tmp[:0], nil)))
+	}
+	return out.Intersect(image.Rect(0, 0, c.w, c.h))
 }
 
 func polyBox(p poly) image.Rectangle {

@@ -33,11 +33,16 @@ const shadowSD = 0.25
 var logBinVol = math.Log(3.0 / binsL * 0.8 / binsC * 0.8 / binsC)
 
 type colourModel struct {
-	ll     [nLab][]float32
-	bin    []uint16
+	ll     [nPlanes][]float32
 	board  [3]float64 // board colour features
 	bgHist []float64  // log-probabilities of "anything else" per bin
 	sd     [3]float64
+	// block is the frame's block-top colour and spread (a cluster of cell
+	// colours), if any: the block label then mixes a Gaussian around it with
+	// the learned histogram, as sharp as the board's, so that neither label
+	// wins a block top by its sharpness alone.
+	block, blockSD [3]float64
+	hasBlock       bool
 	// colours are the learned histograms; nil means the built-in ones.
 	colours *Colours
 }
@@ -99,11 +104,11 @@ func cellColours(px *pixels, h homography) [25][3]float64 {
 }
 
 // boardCandidates proposes the cells' colour: the cell colours fall in a
-// few clusters (bare cells, block tops, shadowed faces, pawns); each
-// cluster of two or more cells is a candidate, with its spread. Which one is
-// the board is decided by how well each explains the whole frame.
+// few clusters (bare cells, block tops lit and shaded, pawns); each cluster
+// of two or more cells is a candidate, with its spread, largest first.
+// Which one is the board is decided by how well each explains the frame.
 func boardCandidates(cells [25][3]float64) (means, sds [][3]float64) {
-	scale := [3]float64{0.15, 0.03, 0.03}
+	scale := [3]float64{0.12, 0.025, 0.025}
 	dist := func(a, b [3]float64) float64 {
 		var d float64
 		for q := range a {
@@ -112,118 +117,125 @@ func boardCandidates(cells [25][3]float64) (means, sds [][3]float64) {
 		}
 		return d
 	}
-	// k-means, k = 3, started from the least white, a middle and the
-	// whitest cell.
-	order := make([]int, 25)
-	wh := func(c [3]float64) float64 { return c[0] - 4*math.Hypot(c[1], c[2]) }
-	for i := range order {
-		order[i] = i
-	}
-	sort.Slice(order, func(a, b int) bool { return wh(cells[order[a]]) < wh(cells[order[b]]) })
-	cent := [][3]float64{cells[order[0]], cells[order[12]], cells[order[24]]}
-	var assign [25]int
-	for it := 0; it < 8; it++ {
+	// Greedy clustering: the cell with the most others near it seeds a
+	// cluster of those, which leave; repeat.
+	var used [25]bool
+	var vals [3][25]float64
+	for len(means) < maxBoardCands {
+		seed, most := -1, 0
 		for i := range cells {
-			best := 0
-			for k := range cent {
-				if dist(cells[i], cent[k]) < dist(cells[i], cent[best]) {
-					best = k
-				}
+			if used[i] {
+				continue
 			}
-			assign[i] = best
-		}
-		for k := range cent {
-			var s [3]float64
 			n := 0
-			for i := range cells {
-				if assign[i] == k {
-					for q := range s {
-						s[q] += cells[i][q]
-					}
+			for j := range cells {
+				if !used[j] && dist(cells[i], cells[j]) <= 1 {
 					n++
 				}
 			}
-			if n > 0 {
-				for q := range s {
-					cent[k][q] = s[q] / float64(n)
-				}
+			if n > most {
+				seed, most = i, n
 			}
 		}
-	}
-	// Merge clusters whose centres are close (a bare board splits in three).
-	for a := range cent {
-		for b := a + 1; b < len(cent); b++ {
-			if dist(cent[a], cent[b]) < 1.5 {
-				for i := range assign {
-					if assign[i] == b {
-						assign[i] = a
-					}
-				}
-			}
+		if most < 2 {
+			break
 		}
-	}
-	type cluster struct {
-		mean, sd [3]float64
-		n        int
-	}
-	var cl []cluster
-	for k := range cent {
-		var v [3][]float64
-		for i := range cells {
-			if assign[i] == k {
-				for q := range v {
-					v[q] = append(v[q], cells[i][q])
+		n := 0
+		for j := range cells {
+			if !used[j] && dist(cells[seed], cells[j]) <= 1 {
+				used[j] = true
+				for q := range vals {
+					vals[q][n] = cells[j][q]
 				}
+				n++
 			}
-		}
-		if len(v[0]) < 2 {
-			continue
 		}
 		var mean, sd [3]float64
-		for q := range v {
-			mean[q] = median(v[q])
-			var dev []float64
-			for _, x := range v[q] {
-				dev = append(dev, math.Abs(x-mean[q]))
+		var dev [25]float64
+		for q := range vals {
+			mean[q] = median(vals[q][:n])
+			for j := 0; j < n; j++ {
+				dev[j] = math.Abs(vals[q][j] - mean[q])
 			}
-			sd[q] = median(dev) * 1.5
+			sd[q] = median(dev[:n]) * 1.5
 		}
 		sd[0] = math.Min(math.Max(sd[0], 0.08), 0.12)
 		sd[1] = math.Min(math.Max(sd[1], 0.015), 0.04)
 		sd[2] = math.Min(math.Max(sd[2], 0.015), 0.04)
-		cl = append(cl, cluster{mean, sd, len(v[0])})
-	}
-	// Blocks are the whitest things on a board and no edition's cells are:
-	// drop the whitest cluster when there is another, then prefer the
-	// largest.
-	if len(cl) > 1 {
-		w := 0
-		for k := range cl {
-			if wh(cl[k].mean) > wh(cl[w].mean) {
-				w = k
-			}
-		}
-		if wh(cl[w].mean) > 4.9 {
-			cl = append(cl[:w], cl[w+1:]...)
-		}
-	}
-	sort.SliceStable(cl, func(a, b int) bool { return cl[a].n > cl[b].n })
-	for _, c := range cl {
-		means = append(means, c.mean)
-		sds = append(sds, c.sd)
+		means = append(means, mean)
+		sds = append(sds, sd)
 	}
 	if len(means) == 0 {
-		means = append(means, cells[order[0]])
+		var v [3][25]float64
+		for i := range cells {
+			for q := range v {
+				v[q][i] = cells[i][q]
+			}
+		}
+		means = append(means, [3]float64{median(v[0][:]), median(v[1][:]), median(v[2][:])})
 		sds = append(sds, [3]float64{0.08, 0.015, 0.015})
 	}
 	return means, sds
 }
 
-// estimateBoard sets the board colour to the candidate of the least white
-// cluster; readCells tries them all.
+// chooseColours takes the whitest cluster of cell colours (not blue) as
+// the block tops', when there are others: blocks are the whitest things on
+// a board. It gives the clusters to try as the board's: no board's cells
+// are blue, nor the whitest thing on it (on a dense board most cell centres
+// show block tops, so the largest cluster need not be the board).
+func (m *colourModel) chooseColours(means, sds [][3]float64) []int {
+	m.hasBlock = false
+	wb, nb := -1, 0
+	for b := range means {
+		if !blueish(means[b]) {
+			nb++
+			if wb < 0 || whiteness(means[b]) > whiteness(means[wb]) {
+				wb = b
+			}
+		}
+	}
+	if wb >= 0 && len(means) > 1 {
+		m.block, m.blockSD, m.hasBlock = means[wb], sds[wb], true
+		m.blockSD[0] = math.Max(m.blockSD[0], 0.1)
+	}
+	var out []int
+	for b := range means {
+		if !blueish(means[b]) && (b != wb || nb == 1) {
+			out = append(out, b)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, 0)
+	}
+	return out
+}
+
+// blockGaussWeight is the share of the frame's block-top Gaussian in the
+// block label (the rest is the learned histogram: faces, windows, shadows).
+const blockGaussWeight = 0.4
+
+// sideGaussWeight is the share of the block-chroma model in the block
+// sides' label, whose brightness spans sideSpan below the top's.
+const (
+	sideGaussWeight = 0.3
+	sideSpan        = 1.2
+)
+
+// blueish reports a colour no board's cells have: domes and blue pawns.
+func blueish(c [3]float64) bool { return c[2] < -0.1 }
+
+// whiteness ranks colours from dark or coloured to bright and neutral.
+func whiteness(c [3]float64) float64 { return c[0] - 4*math.Hypot(c[1], c[2]) }
+
+// maxBoardCands bounds the board colours tried.
+const maxBoardCands = 4
+
+// estimateBoard sets the board colour to the first cluster readCells tries
+// (for learning colours, where the truth is drawn and nothing is searched).
 func (m *colourModel) estimateBoard(px *pixels, h homography) {
 	means, sds := boardCandidates(cellColours(px, h))
-	m.board, m.sd = means[0], sds[0]
+	b := m.chooseColours(means, sds)[0]
+	m.board, m.sd = means[b], sds[b]
 }
 
 func median(v []float64) float64 {
@@ -290,6 +302,16 @@ func (m *colourModel) compute(px *pixels, rect image.Rectangle) {
 	}
 	rect = rect.Intersect(image.Rect(0, 0, px.w, px.h))
 	objLUT := &m.lut().obj
+	// Per-frame constants of the Gaussians (logs hoisted out of the loop).
+	is := [3]float64{1 / m.sd[0], 1 / m.sd[1], 1 / m.sd[2]}
+	gBoard := -math.Log(m.sd[0]*m.sd[1]*m.sd[2]) - 2.757 + logBinVol + math.Log(0.6)
+	lBg := math.Log(0.4)
+	ib := [3]float64{1 / m.blockSD[0], 1 / m.blockSD[1], 1 / m.blockSD[2]}
+	gChroma := -math.Log(m.blockSD[1]*m.blockSD[2]) - 1.838 + logBinVol
+	gTop := -math.Log(m.blockSD[0]) - 0.919 + math.Log(blockGaussWeight)
+	lTop := math.Log(1 - blockGaussWeight)
+	gSide := -math.Log(sideSpan+0.3) + math.Log(sideGaussWeight)
+	lSide := math.Log(1 - sideGaussWeight)
 	for y := rect.Min.Y; y < rect.Max.Y; y++ {
 		for x := rect.Min.X; x < rect.Max.X; x++ {
 			o := y*px.w + x
@@ -297,19 +319,37 @@ func (m *colourModel) compute(px *pixels, rect image.Rectangle) {
 			l, a, bb := features(r, g, b)
 			l -= m.board[0]
 			k := binOf(l, a, bb)
-			zl := l / m.sd[0]
+			zl := l * is[0]
 			if l < 0 {
 				// Shadows darken the cells far more than lamps brighten them.
 				zl = l / shadowSD
 			}
-			za := (a - m.board[1]) / m.sd[1]
-			zb := (bb - m.board[2]) / m.sd[2]
+			za := (a - m.board[1]) * is[1]
+			zb := (bb - m.board[2]) * is[2]
 			// The cells' Gaussian as a probability per histogram bin, mixed
 			// with the learned histogram of everything not a piece.
-			gl := -0.5*(zl*zl+za*za+zb*zb) - math.Log(m.sd[0]*m.sd[1]*m.sd[2]) - 2.757 + logBinVol
-			m.ll[labBoard][o] = float32(logAddExp(gl+math.Log(0.6), m.bgHist[k]+math.Log(0.4)))
+			gl := -0.5*(zl*zl+za*za+zb*zb) + gBoard
+			m.ll[labBoard][o] = float32(logAddExp(gl, m.bgHist[k]+lBg))
 			for c := labBlock; c < nLab; c++ {
 				m.ll[c][o] = objLUT[c-1][k]
+			}
+			m.ll[labTop][o] = objLUT[0][k]
+			if m.hasBlock {
+				dl := l + m.board[0] - m.block[0]
+				zl := dl * ib[0]
+				if dl < 0 {
+					zl = dl / shadowSD
+				}
+				za := (a - m.block[1]) * ib[1]
+				zb := (bb - m.block[2]) * ib[2]
+				gc := -0.5*(za*za+zb*zb) + gChroma
+				learned := float64(objLUT[0][k])
+				m.ll[labTop][o] = float32(logAddExp(gc-0.5*zl*zl+gTop, learned+lTop))
+				// A side has the top's chroma at any shading from
+				// window-dark to a little brighter than the top.
+				if dl > -sideSpan && dl < 0.3 {
+					m.ll[labBlock][o] = float32(logAddExp(gc+gSide, learned+lSide))
+				}
 			}
 		}
 	}
@@ -338,31 +378,43 @@ var log1pExpTable = func() (t [16*16 + 1]float64) {
 	return t
 }()
 
-// smooth blurs a histogram with a 3x3x3 kernel (centre weighted) so that
-// bins next to the training colours are not impossible.
+// smooth blurs a histogram with a 3x3x3 kernel (centre weighted: 1, the
+// 26 neighbours 0.25 each) so that bins next to the training colours are not
+// impossible. The kernel is 0.75 times the centre plus 0.25 times a 3x3x3
+// box sum, and the box sum is separable.
 func smooth(h []float64) []float64 {
-	out := make([]float64, len(h))
+	box := make([]float64, len(h))
+	tmp := make([]float64, len(h))
+	copy(box, h)
+	// One pass of a 3-tap box along each axis (strides ib 1, ia binsC, il binsC^2).
+	for _, ax := range [3][2]int{{1, binsC}, {binsC, binsC}, {binsC * binsC, binsL}} {
+		stride, n := ax[0], ax[1]
+		for i := range box {
+			p := (i / stride) % n
+			v := box[i]
+			if p > 0 {
+				v += box[i-stride]
+			}
+			if p < n-1 {
+				v += box[i+stride]
+			}
+			tmp[i] = v
+		}
+		box, tmp = tmp, box
+	}
+	out := tmp
+	edge := func(p, n int) float64 {
+		if p == 0 || p == n-1 {
+			return 2
+		}
+		return 3
+	}
 	for il := 0; il < binsL; il++ {
 		for ia := 0; ia < binsC; ia++ {
 			for ib := 0; ib < binsC; ib++ {
-				var s, ws float64
-				for dl := -1; dl <= 1; dl++ {
-					for da := -1; da <= 1; da++ {
-						for db := -1; db <= 1; db++ {
-							l, a, b := il+dl, ia+da, ib+db
-							if l < 0 || a < 0 || b < 0 || l >= binsL || a >= binsC || b >= binsC {
-								continue
-							}
-							wt := 1.0
-							if dl != 0 || da != 0 || db != 0 {
-								wt = 0.25
-							}
-							s += wt * h[(l*binsC+a)*binsC+b]
-							ws += wt
-						}
-					}
-				}
-				out[(il*binsC+ia)*binsC+ib] = s / ws * 27 / 7.5
+				k := (il*binsC+ia)*binsC + ib
+				cnt := edge(il, binsL) * edge(ia, binsC) * edge(ib, binsC)
+				out[k] = (0.75*h[k] + 0.25*box[k]) / (0.75 + 0.25*cnt) * 27 / 7.5
 			}
 		}
 	}

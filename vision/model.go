@@ -28,7 +28,8 @@ type part uint8
 
 const (
 	partBoard part = iota // the cell, or whatever is behind: nothing placed
-	partBlock             // a block's face (any tier)
+	partBlock             // a block's side (any tier)
+	partTop               // a block's top face
 	partDome
 	partPawn
 )
@@ -101,6 +102,23 @@ func frustum(c *camera, row, col int, w0, w1, z0, z1 float64, oct bool, tmp []pt
 	return hull(tmp, buf)
 }
 
+// face gives the image outline of the horizontal square (or octagon) of
+// width w at height z over cell (row, col).
+func face(c *camera, row, col int, w, z float64, oct bool, tmp []pt, buf poly) poly {
+	cx, cy := float64(col)+0.5, float64(row)+0.5
+	tmp = tmp[:0]
+	if oct {
+		for _, o := range octagon {
+			tmp = append(tmp, c.project(cx+o[0]*w, cy+o[1]*w, z))
+		}
+	} else {
+		for _, d := range [4][2]float64{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
+			tmp = append(tmp, c.project(cx+d[0]*w/2, cy+d[1]*w/2, z))
+		}
+	}
+	return hull(tmp, buf)
+}
+
 // dome gives the image outline of a half sphere of diameter w on height z0.
 func dome(c *camera, row, col int, w, z0 float64, tmp []pt, buf poly) poly {
 	cx, cy := float64(col)+0.5, float64(row)+0.5
@@ -139,24 +157,48 @@ type shape struct {
 
 // cellShapes appends the outlines of a cell's stack of the given level with
 // or without a pawn, in drawing order (lower parts first).
-func (ps *pieceSet) cellShapes(c *camera, row, col, level int, pawn bool, out []shape, tmp []pt) []shape {
+// Outlines are stored in slab when it has room (see polyBuf).
+func (ps *pieceSet) cellShapes(c *camera, row, col, level int, pawn bool, out []shape, tmp []pt, slab *[]pt) []shape {
+	// Each tier: its sides, then its top face over them.
 	if level >= 1 {
-		out = append(out, shape{prism(c, row, col, ps.tier1Width, 0, ps.tier1Top, false, tmp, nil), partBlock})
+		out = append(out, shape{prism(c, row, col, ps.tier1Width, 0, ps.tier1Top, false, tmp, polyBuf(slab)), partBlock})
+		out = append(out, shape{face(c, row, col, ps.tier1Width, ps.tier1Top, false, tmp, polyBuf(slab)), partTop})
 	}
 	if level >= 2 {
-		out = append(out, shape{prism(c, row, col, ps.tier2Width, ps.tier1Top, ps.tier2Top, false, tmp, nil), partBlock})
+		out = append(out, shape{prism(c, row, col, ps.tier2Width, ps.tier1Top, ps.tier2Top, false, tmp, polyBuf(slab)), partBlock})
+		out = append(out, shape{face(c, row, col, ps.tier2Width, ps.tier2Top, false, tmp, polyBuf(slab)), partTop})
 	}
 	if level >= 3 {
-		out = append(out, shape{prism(c, row, col, ps.tier3Width, ps.tier2Top, ps.tier3Top, true, tmp, nil), partBlock})
+		out = append(out, shape{prism(c, row, col, ps.tier3Width, ps.tier2Top, ps.tier3Top, true, tmp, polyBuf(slab)), partBlock})
+		out = append(out, shape{face(c, row, col, ps.tier3Width, ps.tier3Top, true, tmp, polyBuf(slab)), partTop})
 	}
 	if level >= 4 {
-		out = append(out, shape{dome(c, row, col, ps.domeWidth, ps.tier3Top, tmp, nil), partDome})
+		out = append(out, shape{dome(c, row, col, ps.domeWidth, ps.tier3Top, tmp, polyBuf(slab)), partDome})
 	} else if pawn {
 		// A pawn narrows from its base to its head.
 		z := ps.stackTop(level)
-		out = append(out, shape{frustum(c, row, col, ps.pawnWidth, pawnHeadShare*ps.pawnWidth, z, z+ps.pawnHeight, true, tmp, nil), partPawn})
+		out = append(out, shape{frustum(c, row, col, ps.pawnWidth, pawnHeadShare*ps.pawnWidth, z, z+ps.pawnHeight, true, tmp, polyBuf(slab)), partPawn})
 	}
 	return out
+}
+
+// polyBufLen bounds a drawn outline's vertices (a dome's hull has at most
+// 25).
+const polyBufLen = 32
+
+// polyBuf takes room for one outline from slab, or gives nil (allocate)
+// when it is full, so that preparing a frame's hypotheses does not
+// allocate.
+func polyBuf(slab *[]pt) poly {
+	if slab == nil {
+		return nil
+	}
+	n := len(*slab)
+	if cap(*slab)-n < polyBufLen {
+		return nil
+	}
+	*slab = (*slab)[:n+polyBufLen]
+	return poly((*slab)[n : n : n+polyBufLen])
 }
 
 // fill sets lab[y*stride+x] = l for each pixel centre inside the convex

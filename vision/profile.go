@@ -210,6 +210,9 @@ func (r *Reader) countLabels(img gocv.Mat, corners [4][2]float64, truth observat
 			}
 			rr, gg, bb := float64(r.px.bgr[3*o+2]), float64(r.px.bgr[3*o+1]), float64(r.px.bgr[3*o])
 			f0, f1, f2 := features(rr, gg, bb)
+			if l == labTop {
+				l = labBlock
+			}
 			counts[l][binOf(f0-r.model.board[0], f1, f2)]++
 		}
 	}

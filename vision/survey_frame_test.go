@@ -45,20 +45,16 @@ func TestSurveyFrame(t *testing.T) {
 		}
 		ht, _ := homographyFromCorners(truth.Corners)
 		_, ts := r.refineN(ht, 2, linePoints)
-		var chosen homography
-		cs := -9.0
 		anyNear, variantNear := math.Inf(1), math.Inf(1)
 		for _, hs := range r.locate() {
-			hf, sc := r.refineN(scaleHomography(hs, 1/scale), 1, linePoints/2)
+			hf, _ := r.refineN(scaleHomography(hs, 1/scale), 1, linePoints/2)
 			anyNear = math.Min(anyNear, cornerErr(cornersOf(hf), truth.Corners))
-			for _, a := range gridVariants() {
+			for _, a := range gridNeighbours {
 				variantNear = math.Min(variantNear, cornerErr(cornersOf(mul3(hf, a)), truth.Corners))
 			}
-			if sc > cs && plausibleGrid(cornersOf(hf), m.Cols(), m.Rows()) {
-				cs, chosen = sc, hf
-			}
 		}
-		hf, sc := r.refine(chosen, 1)
+		chosen, sc, _ := r.findGrid(scale, m.Cols(), m.Rows())
+		hf, _ := r.refine(chosen, 1)
 		ce := cornerErr(cornersOf(hf), truth.Corners)
 		if variantNear < 15 {
 			varNear++
@@ -137,6 +133,13 @@ func TestSegPNG(t *testing.T) {
 		a, b := truth.Corners[k], truth.Corners[(k+1)%4]
 		line(pt{scale * a[0], scale * a[1]}, pt{scale * b[0], scale * b[1]}, color.RGBA{255, 255, 255, 255})
 	}
+	if hf, _, ok := r.findGrid(scale, m.Cols(), m.Rows()); ok {
+		hs := scaleHomography(hf, scale)
+		for v := 0.0; v <= 5; v++ {
+			line(hs.apply(pt{0, v}), hs.apply(pt{5, v}), color.RGBA{0, 255, 0, 255})
+			line(hs.apply(pt{v, 0}), hs.apply(pt{v, 5}), color.RGBA{0, 255, 0, 255})
+		}
+	}
 	f, err := os.Create(fmt.Sprintf("/tmp/seg-%d.png", *dbgSegSeed))
 	if err != nil {
 		t.Fatal(err)
@@ -145,20 +148,4 @@ func TestSegPNG(t *testing.T) {
 	if err := png.Encode(f, img); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// gridVariants are board-coordinate maps from a grid to its neighbours: one
-// cell over, or one cell more or fewer across.
-func gridVariants() []homography {
-	var out []homography
-	for _, su := range []float64{0.8, 1, 1.25} {
-		for _, sv := range []float64{0.8, 1, 1.25} {
-			for _, tu := range []float64{-1, 0, 1} {
-				for _, tv := range []float64{-1, 0, 1} {
-					out = append(out, homography{su, 0, tu * su, 0, sv, tv * sv, 0, 0, 1})
-				}
-			}
-		}
-	}
-	return out
 }
