@@ -1,6 +1,9 @@
 package vision
 
-import "sort"
+import (
+	"math"
+	"sort"
+)
 
 // Grid search: every proposed grid is refined once and scored; the best
 // few are then tried one cell over and one cell wider or narrower each
@@ -9,6 +12,10 @@ import "sort"
 
 // variantSeeds is how many of the best grids have their neighbours tried.
 const variantSeeds = 3
+
+// maxSquareError is the most a grid may be off a seen square (squareError;
+// true grids of simulated frames are within 0.021).
+const maxSquareError = 0.05
 
 // variantsRefined is how many of the screened neighbours are refined.
 const variantsRefined = 6
@@ -31,7 +38,7 @@ func (r *Reader) findGrid(scale float64, w, h int) (homography, float64, bool) {
 			return
 		}
 		hr, s := r.refineN(hf, 1, linePoints/2)
-		if plausibleGrid(cornersOf(hr), w, h) {
+		if plausibleGrid(cornersOf(hr), w, h) && squareError(hr, w, h) < maxSquareError {
 			all = append(all, scoredGrid{hr, s})
 		}
 	}
@@ -112,3 +119,29 @@ var gridNeighbours = func() []homography {
 	}
 	return out
 }()
+
+// squareError measures how far grid h (full-resolution frame w x hh) is
+// from the image of a square seen by a camera with square pixels, its
+// principal point at the frame's centre and a focal length within the
+// lenses TABLE.md's cameras have: a grid one cell too wide or too short
+// one way is a rectangle, and no camera sees a rectangle as that square.
+// 0 is a perfect square; a 5-by-4 rectangle seen from above gives about 0.4.
+func squareError(h homography, w, hh int) float64 {
+	cx, cy := float64(w)/2, float64(hh)/2
+	h1 := [3]float64{h[0] - cx*h[6], h[3] - cy*h[6], h[6]}
+	h2 := [3]float64{h[1] - cx*h[7], h[4] - cy*h[7], h[7]}
+	a1 := h1[0]*h2[0] + h1[1]*h2[1]
+	b1 := h1[2] * h2[2]
+	a2 := h1[0]*h1[0] + h1[1]*h1[1] - h2[0]*h2[0] - h2[1]*h2[1]
+	b2 := h1[2]*h1[2] - h2[2]*h2[2]
+	// w = 1/f^2, f between 0.5 and 2.5 frame heights.
+	f0 := float64(hh)
+	wMin, wMax := 1/(2.5*f0*2.5*f0), 1/(0.5*f0*0.5*f0)
+	wf := wMin
+	if den := a1*a1 + a2*a2; den > 0 {
+		wf = math.Min(wMax, math.Max(wMin, -(a1*b1+a2*b2)/den))
+	}
+	r1, r2 := a1*wf+b1, a2*wf+b2
+	n := math.Hypot(h1[0], h1[1])*math.Hypot(h2[0], h2[1])*wf + math.Abs(b1) + math.Abs(b2)
+	return math.Hypot(r1, r2) / (n + 1e-300)
+}

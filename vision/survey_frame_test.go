@@ -9,6 +9,8 @@ import (
 	"math"
 	"os"
 	"testing"
+
+	"companion/sim"
 )
 
 var dbgFrameN = flag.Int("framen", 0, "survey the frame-region grids on this many seeds from -surveyseed")
@@ -21,7 +23,7 @@ func TestSurveyFrame(t *testing.T) {
 	}
 	r := NewReader()
 	defer r.Close()
-	near, found, candNear, chosenNear, varNear := 0, 0, 0, 0, 0
+	near, found, candNear, chosenNear, varNear, outerNear := 0, 0, 0, 0, 0, 0
 	for s := *surveySeed; s < *surveySeed+int64(*dbgFrameN); s++ {
 		m, truth := simFrame(t, s)
 		_, scale, _ := r.prepare(m)
@@ -56,6 +58,25 @@ func TestSurveyFrame(t *testing.T) {
 		chosen, sc, _ := r.findGrid(scale, m.Cols(), m.Rows())
 		hf, _ := r.refine(chosen, 1)
 		ce := cornerErr(cornersOf(hf), truth.Corners)
+		// How near the frame outlines come to the board's true outline.
+		fw := sim.RandomScene(s).Style.FrameWidth
+		var outer [4][2]float64
+		for k, p := range []pt{{-fw, -fw}, {5 + fw, -fw}, {5 + fw, 5 + fw}, {-fw, 5 + fw}} {
+			q := ht.apply(p)
+			outer[k] = [2]float64{q.X, q.Y}
+		}
+		bestOuter := math.Inf(1)
+		for _, fr := range outl {
+			var c [4][2]float64
+			for k := range c {
+				c[k] = [2]float64{2 * fr.outer[k].X / scale, 2 * fr.outer[k].Y / scale}
+			}
+			bestOuter = math.Min(bestOuter, cornerErr(c, outer))
+		}
+		if bestOuter < 15 {
+			outerNear++
+		}
+		line += fmt.Sprintf(" outer %.0f sqT %.3f sqC %.3f", bestOuter, squareError(ht, m.Cols(), m.Rows()), squareError(chosen, m.Cols(), m.Rows()))
 		if variantNear < 15 {
 			varNear++
 		}
@@ -68,7 +89,7 @@ func TestSurveyFrame(t *testing.T) {
 		fmt.Printf("seed %d el %2.0f: truth s%.2f chosen s%.2f e%.0f anynear %.0f | %d outlines%s\n", s, truth.Elevation, ts, sc, ce, anyNear, len(outl), line)
 		m.Close()
 	}
-	fmt.Println("near", near, "of", *dbgFrameN, "with grids", found, "; any candidate near", candNear, "chosen near", chosenNear, "variant near", varNear)
+	fmt.Println("near", near, "of", *dbgFrameN, "with grids", found, "; any candidate near", candNear, "chosen near", chosenNear, "variant near", varNear, "outline near", outerNear)
 }
 
 func cornerErr(c, t [4][2]float64) float64 {
