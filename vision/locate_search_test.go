@@ -1,0 +1,66 @@
+package vision
+
+import (
+	"math"
+	"testing"
+)
+
+// viewOf gives the homography of board rectangle [0,su*5] x [0,sv*5]
+// (mapped from the grid's [0,5]^2) seen by a camera of focal length f at
+// elevation el and azimuth az (degrees), 1280x720, looking at the board's
+// centre from distance d pitches.
+func viewOf(t *testing.T, su, sv, f, el, az, d float64) homography {
+	t.Helper()
+	e, a := el*math.Pi/180, az*math.Pi/180
+	// Camera centre above the board, on the player's side.
+	c := [3]float64{2.5 - d*math.Cos(e)*math.Sin(a), 2.5 + d*math.Cos(e)*math.Cos(a), d * math.Sin(e)}
+	fwd := scale3(sub3([3]float64{2.5, 2.5, 0}, c), 1/d)
+	// Board axes: x right, y towards the player, z up; image y goes down.
+	right := cross3(fwd, [3]float64{0, 0, 1})
+	if norm3(right) < 1e-9 {
+		right = [3]float64{1, 0, 0}
+	}
+	right = scale3(right, 1/norm3(right))
+	down := cross3(fwd, right)
+	cam := camera{f: f, cx: 640, cy: 360}
+	cam.r = [9]float64{right[0], right[1], right[2], down[0], down[1], down[2], fwd[0], fwd[1], fwd[2]}
+	cam.t = [3]float64{-dot3(right, c), -dot3(down, c), -dot3(fwd, c)}
+	var src, dst []pt
+	for _, p := range []pt{{0, 0}, {5, 0}, {5, 5}, {0, 5}} {
+		src = append(src, p)
+		dst = append(dst, cam.project(p.X*su, p.Y*sv, 0))
+	}
+	h, ok := fitHomography(src, dst)
+	if !ok {
+		t.Fatal("no homography")
+	}
+	return h
+}
+
+func TestSquareError(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		su, sv, f float64
+		el, az    float64
+		wantBelow bool
+	}{
+		{name: "square from above", su: 1, sv: 1, f: 900, el: 90, az: 0, wantBelow: true},
+		{name: "square at 60 degrees", su: 1, sv: 1, f: 900, el: 60, az: 10, wantBelow: true},
+		{name: "square at 45 degrees, wide lens", su: 1, sv: 1, f: 600, el: 45, az: -20, wantBelow: true},
+		{name: "square at 75 degrees, long lens", su: 1, sv: 1, f: 1500, el: 75, az: 5, wantBelow: true},
+		{name: "one column short, from above", su: 0.8, sv: 1, f: 900, el: 90, az: 0},
+		{name: "one row long, at 60 degrees", su: 1, sv: 1.2, f: 900, el: 60, az: 10},
+		{name: "one row short, at 45 degrees", su: 1, sv: 0.8, f: 700, el: 45, az: 15},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := viewOf(t, c.su, c.sv, c.f, c.el, c.az, 9)
+			e := squareError(h, 1280, 720)
+			if c.wantBelow && e >= maxSquareError/2 {
+				t.Errorf("square: error %.4f, want below %.3f", e, maxSquareError/2)
+			}
+			if !c.wantBelow && e <= maxSquareError {
+				t.Errorf("rectangle: error %.4f, want above %.3f", e, maxSquareError)
+			}
+		})
+	}
+}
