@@ -38,7 +38,18 @@ func (r *Reader) findGrid(scale float64, w, h int) (homography, float64, bool) {
 			return
 		}
 		hr, s := r.refineN(hf, 1, linePoints/2)
-		if plausibleGrid(cornersOf(hr), w, h) && squareError(hr, w, h) < maxSquareError {
+		if !plausibleGrid(cornersOf(hr), w, h) {
+			return
+		}
+		if squareError(hr, w, h) >= maxSquareError && squareUp {
+			// Some grid line went astray: take the square nearest to the
+			// grid, as a camera would see it, and refine again.
+			hr, s = r.refineN(squared(hr, w, h), 1, linePoints/2)
+			if !plausibleGrid(cornersOf(hr), w, h) {
+				return
+			}
+		}
+		if squareError(hr, w, h) < maxSquareError {
 			all = append(all, scoredGrid{hr, s})
 		}
 	}
@@ -122,12 +133,30 @@ var gridNeighbours = func() []homography {
 
 // squareError measures how far grid h (full-resolution frame w x hh) is
 // from the image of a square seen by a camera with square pixels, its
-// principal point at the frame's centre and a focal length within the
-// lenses TABLE.md's cameras have: a grid one cell too wide or too short
-// one way is a rectangle, and no camera sees a rectangle as that square.
-// 0 is a perfect square; a 5-by-4 rectangle seen from above gives about 0.4.
+// principal point near the frame's centre (within a seventh of the frame,
+// for photos cropped a little) and a focal length within 0.5 to 2.5 frame
+// heights: a grid one cell too wide or too short one way is a rectangle,
+// and no such camera sees a rectangle as that square. 0 is a perfect
+// square; a 5-by-4 rectangle seen from above gives about 0.4.
 func squareError(h homography, w, hh int) float64 {
-	cx, cy := float64(w)/2, float64(hh)/2
+	best := math.Inf(1)
+	for _, ox := range [3]float64{-1, 0, 1} {
+		for _, oy := range [3]float64{-1, 0, 1} {
+			cx := float64(w) * (0.5 + ox*principalSlack)
+			cy := float64(hh) * (0.5 + oy*principalSlack)
+			best = math.Min(best, squareErrorAt(h, cx, cy, float64(hh)))
+		}
+	}
+	return best
+}
+
+// principalSlack is how far off the frame's centre (a share of its width
+// and height) the principal point may be.
+const principalSlack = 0.14
+
+// squareErrorAt is squareError for principal point (cx, cy); f0 is the
+// frame's height.
+func squareErrorAt(h homography, cx, cy, f0 float64) float64 {
 	h1 := [3]float64{h[0] - cx*h[6], h[3] - cy*h[6], h[6]}
 	h2 := [3]float64{h[1] - cx*h[7], h[4] - cy*h[7], h[7]}
 	a1 := h1[0]*h2[0] + h1[1]*h2[1]
@@ -135,7 +164,6 @@ func squareError(h homography, w, hh int) float64 {
 	a2 := h1[0]*h1[0] + h1[1]*h1[1] - h2[0]*h2[0] - h2[1]*h2[1]
 	b2 := h1[2]*h1[2] - h2[2]*h2[2]
 	// w = 1/f^2, f between 0.5 and 2.5 frame heights.
-	f0 := float64(hh)
 	wMin, wMax := 1/(2.5*f0*2.5*f0), 1/(0.5*f0*0.5*f0)
 	wf := wMin
 	if den := a1*a1 + a2*a2; den > 0 {
@@ -144,4 +172,25 @@ func squareError(h homography, w, hh int) float64 {
 	r1, r2 := a1*wf+b1, a2*wf+b2
 	n := math.Hypot(h1[0], h1[1])*math.Hypot(h2[0], h2[1])*wf + math.Abs(b1) + math.Abs(b2)
 	return math.Hypot(r1, r2) / (n + 1e-300)
+}
+
+// squareUp retries grids that are not squares from the nearest square.
+const squareUp = true
+
+// squared gives the view of a square nearest to grid h: the camera
+// recovered from h (a rotation made orthonormal) sees the board's square.
+func squared(h homography, w, hh int) homography {
+	cx, cy := float64(w)/2, float64(hh)/2
+	f, _ := focalLength(h, cx, cy, float64(hh))
+	cam := poseWithFocal(h, cx, cy, f)
+	src := []pt{{0, 0}, {5, 0}, {5, 5}, {0, 5}}
+	dst := make([]pt, 4)
+	for i, p := range src {
+		dst[i] = cam.project(p.X, p.Y, 0)
+	}
+	sq, ok := fitHomography(src, dst)
+	if !ok {
+		return h
+	}
+	return sq
 }
