@@ -186,9 +186,11 @@ func (r *Reader) prepare(img gocv.Mat) (gocv.Mat, float64, error) {
 	return src, float64(sw) / float64(src.Cols()), nil
 }
 
-// minDividers is the least share of the grid lines' sample points where
-// refine must find a divider for a grid to be accepted.
-const minDividers = 0.25
+// minDividers is the least score (dividers found plus the frame's
+// evidence) for a grid to be accepted. It is low: on crowded boards the
+// right grid often scores 0.15-0.4, and a weak grid is reported with a low
+// confidence (so the player is asked) rather than refused.
+const minDividers = 0.15
 
 // cornersOf gives the grid's outer corners A1, A5, E5, E1.
 func cornersOf(h homography) [4][2]float64 {
