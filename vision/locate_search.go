@@ -29,28 +29,47 @@ type scoredGrid struct {
 	s float64
 }
 
+// locateGrid finds the grid (full-resolution frame) and its score: the
+// best candidate, then refined once more with more places per line.
+func (r *Reader) locateGrid(scale float64, w, h int) (homography, float64, bool) {
+	g, s, ok := r.findGrid(scale, w, h)
+	if !ok {
+		return g, s, false
+	}
+	if gf, _ := r.refineDividers(g, 1, linePoints); plausibleGrid(cornersOf(gf), w, h) && squareError(gf, w, h) < maxSquareError {
+		g = gf
+	}
+	return g, s, true
+}
+
 // findGrid gives the best grid (full-resolution frame) and its score;
 // scale maps the full frame to the reduced one.
 func (r *Reader) findGrid(scale float64, w, h int) (homography, float64, bool) {
 	var all []scoredGrid
+	// Each grid is scored where it stands, and again after one refinement
+	// (which can lock onto a block's edge instead of a hidden divider):
+	// both are kept.
+	add := func(g homography, s float64) {
+		if plausibleGrid(cornersOf(g), w, h) && squareError(g, w, h) < maxSquareError {
+			all = append(all, scoredGrid{g, s})
+		}
+	}
 	try := func(hf homography) {
 		if !plausibleGrid(cornersOf(hf), w, h) {
 			return
 		}
-		hr, s := r.refineN(hf, 1, linePoints/2)
+		hr, share := r.refineDividers(hf, 1, linePoints/2)
+		add(hf, share+r.frameEvidence(hf))
 		if !plausibleGrid(cornersOf(hr), w, h) {
 			return
 		}
 		if squareError(hr, w, h) >= maxSquareError && squareUp {
 			// Some grid line went astray: take the square nearest to the
 			// grid, as a camera would see it, and refine again.
-			hr, s = r.refineN(squared(hr, w, h), 1, linePoints/2)
-			if !plausibleGrid(cornersOf(hr), w, h) {
-				return
-			}
+			hr, _ = r.refineDividers(squared(hr, w, h), 1, linePoints/2)
 		}
-		if squareError(hr, w, h) < maxSquareError {
-			all = append(all, scoredGrid{hr, s})
+		if plausibleGrid(cornersOf(hr), w, h) && squareError(hr, w, h) < maxSquareError {
+			add(hr, r.gridScore(hr, linePoints/2))
 		}
 	}
 	for _, hs := range r.locate() {
@@ -193,4 +212,12 @@ func squared(h homography, w, hh int) homography {
 		return h
 	}
 	return sq
+}
+
+// gridScore is how well grid h (full-resolution frame) stands where it
+// is: the share of its lines' places with a divider, plus the frame's
+// evidence; n places per line.
+func (r *Reader) gridScore(h homography, n int) float64 {
+	_, share := r.refineDividers(h, 1, n)
+	return share + r.frameEvidence(h)
 }

@@ -116,15 +116,11 @@ func (r *Reader) read(img gocv.Mat, corners *[4][2]float64) (Result, error) {
 			return res, fmt.Errorf("vision: the given corners do not form a convex quadrilateral")
 		}
 	} else {
-		// One refinement round for each candidate, a second for the best.
 		var best float64
 		var found bool
-		h, best, found = r.findGrid(scale, src.Cols(), src.Rows())
+		h, best, found = r.locateGrid(scale, src.Cols(), src.Rows())
 		if !found || best < minDividers {
 			return res, ErrNoGrid
-		}
-		if hf, s := r.refine(h, 1); plausibleGrid(cornersOf(hf), src.Cols(), src.Rows()) {
-			h, best = hf, s
 		}
 		// How sure the grid is: the share of the grid lines where refine
 		// found the dividers (wrong grids score up to about 0.5, right ones 0.55 to 1).
