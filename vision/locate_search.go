@@ -17,6 +17,9 @@ const variantSeeds = 3
 // true grids of simulated frames are within 0.021).
 const maxSquareError = 0.05
 
+// proposalsRefined is how many of the screened proposals are refined.
+const proposalsRefined = 6
+
 // variantsRefined is how many of the screened neighbours are refined.
 const variantsRefined = 6
 
@@ -72,8 +75,19 @@ func (r *Reader) findGrid(scale float64, w, h int) (homography, float64, bool) {
 			add(hr, r.gridScore(hr, linePoints/2))
 		}
 	}
+	// The proposals are screened cheaply (dividers on the reduced frame,
+	// the frame's colours) before the best are refined on the full frame.
+	rw, rh := r.gray.Cols(), r.gray.Rows()
+	var props []scoredGrid
 	for _, hs := range r.locate() {
-		try(scaleHomography(hs, 1/scale))
+		hf := scaleHomography(hs, 1/scale)
+		if plausibleGrid(cornersOf(hf), w, h) {
+			props = append(props, scoredGrid{hf, r.ridgeSupportN(hs, rw, rh, 8) + r.frameEvidence(hf)})
+		}
+	}
+	sort.Slice(props, func(i, j int) bool { return props[i].s > props[j].s })
+	for i := 0; i < len(props) && i < proposalsRefined; i++ {
+		try(props[i].h)
 	}
 	if len(all) == 0 {
 		return homography{}, 0, false
@@ -98,7 +112,6 @@ func (r *Reader) findGrid(scale float64, w, h int) (homography, float64, bool) {
 	// The neighbours are screened cheaply (dividers on the reduced frame,
 	// the frame's colours) before the best few are refined.
 	var screened []scoredGrid
-	rw, rh := r.gray.Cols(), r.gray.Rows()
 	for _, hs := range seeds {
 		for _, a := range gridNeighbours {
 			hv := mul3(hs, a)
