@@ -230,10 +230,28 @@ func whiteness(c [3]float64) float64 { return c[0] - 4*math.Hypot(c[1], c[2]) }
 // maxBoardCands bounds the board colours tried.
 const maxBoardCands = 4
 
-// estimateBoard sets the board colour to the first cluster readCells tries
-// (for learning colours, where the truth is drawn and nothing is searched).
-func (m *colourModel) estimateBoard(px *pixels, h homography) {
-	means, sds := boardCandidates(cellColours(px, h))
+// estimateBoard sets the board colour for learning colours, where the
+// truth is known: the median colour of the bare cells (nothing on them),
+// else the first cluster readCells tries. The histograms are relative to
+// the board's brightness, so a board taken from a block top would teach
+// them shifted colours.
+func (m *colourModel) estimateBoard(px *pixels, h homography, bare [25]bool) {
+	cells := cellColours(px, h)
+	var v [3][25]float64
+	n := 0
+	for i := range cells {
+		if bare[i] {
+			for q := range v {
+				v[q][n] = cells[i][q]
+			}
+			n++
+		}
+	}
+	if n >= 2 {
+		m.board = [3]float64{median(v[0][:n]), median(v[1][:n]), median(v[2][:n])}
+		return
+	}
+	means, sds := boardCandidates(cells)
 	b := m.chooseColours(means, sds)[0]
 	m.board, m.sd = means[b], sds[b]
 }

@@ -1,8 +1,11 @@
 package vision
 
 import (
+	"companion/observation"
+	"companion/sim"
 	"encoding/binary"
 	"flag"
+	"fmt"
 	"math"
 	"os"
 	"testing"
@@ -45,4 +48,44 @@ func TestLearnColours(t *testing.T) {
 	if err := os.WriteFile("colours.bin", out, 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+var diagSeeds = flag.String("diagcells", "", "trace the cell reading on these seeds (a-b)")
+
+// TestDiagCells traces the cell reading with the true corners (development aid).
+func TestDiagCells(t *testing.T) {
+	if *diagSeeds == "" {
+		t.Skip("run with -diagcells A-B")
+	}
+	var a, b int64
+	fmt.Sscanf(*diagSeeds, "%d-%d", &a, &b)
+	r := NewReader()
+	defer r.Close()
+	traceCells = func(f string, args ...any) { t.Logf(f, args...) }
+	defer func() { traceCells = nil }()
+	for s := a; s <= b; s++ {
+		m, truth := simFrame(t, s)
+		sc := sim.RandomScene(s)
+		t.Logf("seed %d el %.0f cells %v %v block %v light %v", s, truth.Elevation, sc.Style.Cells, sc.Style.CellColour, sc.Pieces.BlockColour, sc.Pieces.LightColour)
+		res, err := r.ReadWithCorners(m, truth.Corners)
+		m.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		wrong := 0
+		for i := range res.Board {
+			if res.Board[i] != truth.Board[i] {
+				wrong++
+			}
+		}
+		t.Logf("  truth %v wrong %d", hypsOf(truth.Board), wrong)
+	}
+}
+
+func hypsOf(b observation.Board) []int {
+	var out []int
+	for _, sq := range b {
+		out = append(out, hypIndex(sq))
+	}
+	return out
 }

@@ -195,7 +195,11 @@ func (r *Reader) countLabels(img gocv.Mat, corners [4][2]float64, truth observat
 	hs := scaleHomography(h, scale)
 	c := &r.cc
 	all := c.setup(hs, r.px.w, r.px.h)
-	r.model.estimateBoard(&r.px, hs)
+	var bare [25]bool
+	for i, sq := range truth {
+		bare[i] = sq == (observation.Square{})
+	}
+	r.model.estimateBoard(&r.px, hs, bare)
 	for i := range c.hyp {
 		c.hyp[i] = hypIndex(truth[i])
 	}
