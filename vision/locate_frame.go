@@ -59,6 +59,7 @@ type segImage struct {
 	rgb    []float32 // 3 per pixel
 	parent []int32
 	size   []int32
+	edge   []bool // pixels on edges, in no region
 }
 
 func (s *segImage) find(i int32) int32 {
@@ -117,39 +118,45 @@ func (s *segImage) build(px *pixels) {
 		s.parent[i] = int32(i)
 		s.size[i] = 1
 	}
-	// A pixel on an edge (a big step to any neighbour) joins no region, so
-	// that regions do not leak through soft corners of their outlines.
-	flat := func(x, y int) bool {
-		i := y*s.w + x
-		if x > 0 && s.diff(i, i-1) >= segJoin || x+1 < s.w && s.diff(i, i+1) >= segJoin ||
-			y > 0 && s.diff(i, i-s.w) >= segJoin || y+1 < s.h && s.diff(i, i+s.w) >= segJoin {
-			return false
-		}
-		// Soft edges spread their step over two pixels.
-		if x > 0 && x+1 < s.w && s.diff(i-1, i+1) >= segJoin || y > 0 && y+1 < s.h && s.diff(i-s.w, i+s.w) >= segJoin {
-			return false
-		}
-		return true
+	// A pixel on an edge (a big step to a neighbour, or across it: soft
+	// edges spread their step over two pixels) joins no region, so that
+	// regions do not leak through soft corners of their outlines.
+	if cap(s.edge) < n {
+		s.edge = make([]bool, n)
 	}
-	prev := make([]bool, s.w)
-	cur := make([]bool, s.w)
+	s.edge = s.edge[:n]
+	clear(s.edge)
+	w := s.w
 	for y := 0; y < s.h; y++ {
-		for x := 0; x < s.w; x++ {
-			cur[x] = flat(x, y)
+		for x := 0; x < w; x++ {
+			i := y*w + x
+			if x+1 < w && s.diff(i, i+1) >= segJoin {
+				s.edge[i], s.edge[i+1] = true, true
+			}
+			if y+1 < s.h && s.diff(i, i+w) >= segJoin {
+				s.edge[i], s.edge[i+w] = true, true
+			}
+			if x > 0 && x+1 < w && s.diff(i-1, i+1) >= segJoin {
+				s.edge[i] = true
+			}
+			if y > 0 && y+1 < s.h && s.diff(i-w, i+w) >= segJoin {
+				s.edge[i] = true
+			}
 		}
-		for x := 0; x < s.w; x++ {
-			if !cur[x] {
+	}
+	for y := 0; y < s.h; y++ {
+		for x := 0; x < w; x++ {
+			i := y*w + x
+			if s.edge[i] {
 				continue
 			}
-			i := int32(y*s.w + x)
-			if x > 0 && cur[x-1] {
-				s.union(i, i-1)
+			if x > 0 && !s.edge[i-1] {
+				s.union(int32(i), int32(i-1))
 			}
-			if y > 0 && prev[x] {
-				s.union(i, i-int32(s.w))
+			if y > 0 && !s.edge[i-w] {
+				s.union(int32(i), int32(i-w))
 			}
 		}
-		prev, cur = cur, prev
 	}
 }
 
