@@ -65,7 +65,12 @@ func TestSurveyFrame(t *testing.T) {
 				line += fmt.Sprintf(" %.0f", math.Hypot(cc[k][0]-truth.Corners[k][0], cc[k][1]-truth.Corners[k][1]))
 			}
 			pitch := math.Hypot(truth.Corners[1][0]-truth.Corners[0][0], truth.Corners[1][1]-truth.Corners[0][1]) / 5
-			line += fmt.Sprintf(" pitch %.0f", pitch)
+			line += fmt.Sprintf(" pitch %.0f board", pitch)
+			inv := ht.inverse()
+			for k := range cc {
+				b := inv.apply(pt{cc[k][0], cc[k][1]})
+				line += fmt.Sprintf(" (%.2f,%.2f)", b.X, b.Y)
+			}
 		}
 		// How near the frame outlines come to the board's true outline.
 		fw := sim.RandomScene(s).Style.FrameWidth
