@@ -27,6 +27,9 @@ type Result struct {
 	Corners [4][2]float64
 	// Confidence is each cell's confidence in 0..1 (index row*5+col).
 	Confidence [25]float64
+	// GridConfidence is how sure the grid's place is, in 0..1 (1 when the
+	// corners were given); every cell's confidence is at most this.
+	GridConfidence float64
 	// Millis is the recognition time, decoding excluded.
 	Millis float64
 }
@@ -133,6 +136,7 @@ func (r *Reader) read(img gocv.Mat, corners *[4][2]float64) (Result, error) {
 	// Cells are read on the reduced frame.
 	hs := scaleHomography(h, scale)
 	r.readCells(hs, &res)
+	res.GridConfidence = gridConf
 	for i := range res.Confidence {
 		res.Confidence[i] *= gridConf
 	}

@@ -75,6 +75,7 @@ func TestRenderThenRead(t *testing.T) {
 		Corners    [][]float64 `json:"corners"`
 		Confidence [][]float64 `json:"confidence"`
 		Millis     *float64    `json:"millis"`
+		Grid       *float64    `json:"grid_confidence"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatalf("read --json printed %q: %v", out, err)
@@ -86,6 +87,17 @@ func TestRenderThenRead(t *testing.T) {
 	}
 	if len(got.Board) != 5 || len(got.Corners) != 4 || len(got.Confidence) != 5 || got.Millis == nil {
 		t.Errorf("read --json shape wrong: %s", out)
+	}
+	if got.Grid == nil || *got.Grid != 1 {
+		t.Errorf("grid_confidence with the corners given = %v, want 1", got.Grid)
+	}
+	// The text form doesn't doubt an outline it was given.
+	io, _, out, errOut = testStreams()
+	if code := run([]string{"read", img, "--corners", strings.Join(corners, ",")}, io); code != 0 {
+		t.Fatalf("read exit %d with stderr %q", code, errOut)
+	}
+	if strings.Contains(out.String(), "outline itself is uncertain") {
+		t.Errorf("read doubted given corners: %s", out)
 	}
 	for _, row := range got.Confidence {
 		for _, c := range row {

@@ -21,11 +21,18 @@ type readOptions struct {
 }
 
 // readOutput is CONTRACT.md's answer to read --json.
+// unsureGrid is the grid confidence below which read says the outline
+// itself is in doubt.
+const unsureGrid = 0.5
+
 type readOutput struct {
 	Board      []string      `json:"board"`
 	Corners    [4][2]float64 `json:"corners"`
 	Confidence [5][5]float64 `json:"confidence"`
 	Millis     float64       `json:"millis"`
+	// GridConfidence is how sure the reader is of the grid's place (an
+	// extension of CONTRACT.md's output).
+	GridConfidence float64 `json:"grid_confidence"`
 }
 
 func newReadCmd(io *streams, runF func(*readOptions) error) *cobra.Command {
@@ -130,7 +137,7 @@ func readRun(opts *readOptions) error {
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", opts.Image, err)
 	}
-	out := readOutput{Board: res.Board.Tokens(), Corners: res.Corners, Millis: round(res.Millis, 2)}
+	out := readOutput{Board: res.Board.Tokens(), Corners: res.Corners, Millis: round(res.Millis, 2), GridConfidence: round(res.GridConfidence, 3)}
 	for i, c := range res.Confidence {
 		out.Confidence[i/5][i%5] = round(c, 3)
 	}
@@ -155,6 +162,9 @@ func readRun(opts *readOptions) error {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "(? = unsure; read in %.1f ms)\n", res.Millis)
+	if res.GridConfidence < unsureGrid {
+		fmt.Fprintf(w, "The board's outline itself is uncertain (%.2f): check that the whole board is in view and lit, or give its corners with --corners.\n", res.GridConfidence)
+	}
 	return nil
 }
 
