@@ -33,13 +33,14 @@ type scoredGrid struct {
 }
 
 // locateGrid finds the grid (full-resolution frame) and its score: the
-// best candidate, then refined once more with more places per line.
+// best candidate, then refined twice more with more places per line (the
+// second time searching closer to the line).
 func (r *Reader) locateGrid(scale float64, w, h int) (homography, float64, bool) {
 	g, s, ok := r.findGrid(scale, w, h)
 	if !ok {
 		return g, s, false
 	}
-	if gf, _ := r.refineDividers(g, 1, linePoints); plausibleGrid(cornersOf(gf), w, h) && squareError(gf, w, h) < maxSquareError {
+	if gf, _ := r.refineDividers(g, 2, linePoints); plausibleGrid(cornersOf(gf), w, h) && squareError(gf, w, h) < maxSquareError {
 		g = gf
 	}
 	return g, s, true
