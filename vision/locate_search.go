@@ -153,7 +153,7 @@ var gridNeighbours = func() []homography {
 		for _, sv := range []float64{0.8, 1, 1.25} {
 			for _, tu := range []float64{-1, 0, 1} {
 				for _, tv := range []float64{-1, 0, 1} {
-					if su == 1 && sv == 1 && tu == 0 && tv == 0 {
+					if su == 1 && sv == 1 && tu == 0 && tv == 0 || su != 1 && sv != 1 {
 						continue
 					}
 					out = append(out, homography{su, 0, tu * su, 0, sv, tv * sv, 0, 0, 1})
