@@ -95,8 +95,10 @@ func (r *Reader) readCells(h homography, res *Result) {
 		cam := poseWithFocal(h, float64(r.px.w)/2, float64(r.px.h)/2, f)
 		all = all.Union(c.reach(&cam))
 	}
-	// Every board colour gets one sweep with the middle lens, then the
-	// other lenses one with the best board colour; the reading that
+	// The board colour: see which colour the cells show around the block
+	// tops (seenBoard); failing that, every candidate gets one sweep with
+	// the middle lens and the one that explains the frame best is kept.
+	// Then the other lenses get one sweep with it; the reading that
 	// explains the frame best gets the second sweep.
 	bestLL, bestB, bestF := math.Inf(-1), 0, 0
 	var bestHyp [25]int
@@ -116,6 +118,12 @@ func (r *Reader) readCells(h homography, res *Result) {
 		r.model.board, r.model.sd = means[boards[b]], sds[boards[b]]
 		r.model.ringHistogram(&r.px, h)
 		r.model.compute(&r.px, all)
+	}
+	if mean, sd, ok := r.seenBoard(h, all, means[boards[0]], sds[boards[0]]); ok {
+		// The colour seen, measured over far more pixels than the cell
+		// centres' clusters, is the board's.
+		means, sds = append(means, mean), append(sds, sd)
+		boards = []int{len(means) - 1}
 	}
 	for q := range boards {
 		setBoard(q)
@@ -137,6 +145,46 @@ func (r *Reader) readCells(h homography, res *Result) {
 		res.Board[i] = hypSquare(c.hyp[i])
 		res.Confidence[i] = c.confidence(i)
 	}
+}
+
+// minBoardPoints is how many lattice points (of about 1600) must show
+// bare board for its colour to be measured from a reading.
+const minBoardPoints = 40
+
+// seenBoard reads the frame with the block tops' colour known (the model's,
+// or the only cluster of cell colours, given) and the cells' colour
+// unknown, and measures the cells' colour where that reading shows bare
+// board. The likelihoods of whole readings do not tell the board's colour
+// well (a board label as sharp as the block's explains block tops about as
+// well, and shaded block tops pass for a grey board), but block tops are
+// the whitest surface: cells seen around them must be a different colour
+// and less white. It reports whether such a colour was seen.
+func (r *Reader) seenBoard(h homography, all image.Rectangle, only, onlySD [3]float64) (mean, sd [3]float64, ok bool) {
+	m, c := &r.model, &r.cc
+	had := m.hasBlock
+	if !had {
+		if !offWhite(only) {
+			return mean, sd, false
+		}
+		m.block, m.blockSD = only, onlySD
+		m.blockSD[0] = math.Max(m.blockSD[0], 0.1)
+	}
+	m.hasBlock, m.noBoard = true, true
+	m.board = m.block
+	m.board[0] -= boardBelow
+	m.ringHistogram(&r.px, h)
+	m.compute(&r.px, all)
+	c.hyp = [25]int{}
+	c.search(1)
+	c.draw(all, -1, 0)
+	m.noBoard = false
+	mean, sd, n := m.boardFromMap(&r.px, h, c.lab)
+	ok = n >= minBoardPoints && whiteness(mean) < whiteness(m.block)-0.1 && !sameSurface(mean, m.block)
+	m.hasBlock = ok || had
+	if traceCells != nil {
+		traceCells("unknown board: hyp %v; board seen %.3v sd %.3v at %d points: %v", c.hyp, mean, sd, n, ok)
+	}
+	return mean, sd, ok
 }
 
 // traceCells, when set, receives the cell reading's steps (development aid).

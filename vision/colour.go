@@ -43,6 +43,10 @@ type colourModel struct {
 	// wins a block top by its sharpness alone.
 	block, blockSD [3]float64
 	hasBlock       bool
+	// noBoard: the cells' colour is unknown (none seen at the cell
+	// centres); the board label is then the broad "anything else" alone.
+	noBoard bool
+	scratch [4][]float64 // boardFromMap's samples
 	// colours are the learned histograms; nil means the built-in ones.
 	colours *Colours
 }
@@ -108,20 +112,11 @@ func cellColours(px *pixels, h homography) [25][3]float64 {
 // of two or more cells is a candidate, with its spread, largest first.
 // Which one is the board is decided by how well each explains the frame.
 func boardCandidates(cells [25][3]float64) (means, sds [][3]float64) {
-	scale := [3]float64{0.12, 0.025, 0.025}
-	dist := func(a, b [3]float64) float64 {
-		var d float64
-		for q := range a {
-			e := (a[q] - b[q]) / scale[q]
-			d += e * e
-		}
-		return d
-	}
 	// Greedy clustering: the cell with the most others near it seeds a
 	// cluster of those, which leave; repeat.
 	var used [25]bool
-	var vals [3][25]float64
-	for len(means) < maxBoardCands {
+	var clusters [][]int
+	for len(clusters) < 2*maxBoardCands {
 		seed, most := -1, 0
 		for i := range cells {
 			if used[i] {
@@ -140,14 +135,54 @@ func boardCandidates(cells [25][3]float64) (means, sds [][3]float64) {
 		if most < 2 {
 			break
 		}
-		n := 0
+		var members []int
 		for j := range cells {
 			if !used[j] && dist(cells[seed], cells[j]) <= 1 {
 				used[j] = true
-				for q := range vals {
-					vals[q][n] = cells[j][q]
+				members = append(members, j)
+			}
+		}
+		clusters = append(clusters, members)
+	}
+	// Clusters close to each other are one surface lit unevenly (lamp and
+	// shade on a bare board, block tops near and far from the lamp): merge
+	// them, closest first, so that one surface is not tried as two things.
+	centre := func(members []int) [3]float64 {
+		var v [3][25]float64
+		for n, j := range members {
+			for q := range v {
+				v[q][n] = cells[j][q]
+			}
+		}
+		return [3]float64{median(v[0][:len(members)]), median(v[1][:len(members)]), median(v[2][:len(members)])}
+	}
+	for {
+		ba, bb, bd := -1, -1, math.Inf(1)
+		for a := range clusters {
+			for b := a + 1; b < len(clusters); b++ {
+				if ca, cb := centre(clusters[a]), centre(clusters[b]); sameSurface(ca, cb) && dist(ca, cb) < bd {
+					bd = dist(ca, cb)
+					ba, bb = a, b
 				}
-				n++
+			}
+		}
+		if ba < 0 {
+			break
+		}
+		clusters[ba] = append(clusters[ba], clusters[bb]...)
+		clusters = append(clusters[:bb], clusters[bb+1:]...)
+	}
+	// Largest first.
+	sort.SliceStable(clusters, func(a, b int) bool { return len(clusters[a]) > len(clusters[b]) })
+	if len(clusters) > maxBoardCands {
+		clusters = clusters[:maxBoardCands]
+	}
+	var vals [3][25]float64
+	for _, members := range clusters {
+		n := len(members)
+		for k, j := range members {
+			for q := range vals {
+				vals[q][k] = cells[j][q]
 			}
 		}
 		var mean, sd [3]float64
@@ -194,13 +229,14 @@ func (m *colourModel) chooseColours(means, sds [][3]float64) []int {
 			}
 		}
 	}
-	if wb >= 0 && len(means) > 1 {
+	// Blocks are off-white: a strongly coloured cluster is cells.
+	if nb > 1 && offWhite(means[wb]) {
 		m.block, m.blockSD, m.hasBlock = means[wb], sds[wb], true
 		m.blockSD[0] = math.Max(m.blockSD[0], 0.1)
 	}
 	var out []int
 	for b := range means {
-		if !blueish(means[b]) && (b != wb || nb == 1) {
+		if !blueish(means[b]) && (b != wb || !m.hasBlock) {
 			out = append(out, b)
 		}
 	}
@@ -209,6 +245,14 @@ func (m *colourModel) chooseColours(means, sds [][3]float64) []int {
 	}
 	return out
 }
+
+// maxBlockChroma bounds the block tops' chroma: off-white, under lamps
+// anywhere from neutral to warm (blocks tinted by a warm lamp reach about
+// 0.12 on simulated frames; grass cells 0.2 and more).
+const maxBlockChroma = 0.17
+
+// offWhite reports a colour block tops can have.
+func offWhite(c [3]float64) bool { return !blueish(c) && math.Hypot(c[1], c[2]) < maxBlockChroma }
 
 // blockGaussWeight is the share of the frame's block-top Gaussian in the
 // block label (the rest is the learned histogram: faces, windows, shadows).
@@ -229,6 +273,26 @@ func whiteness(c [3]float64) float64 { return c[0] - 4*math.Hypot(c[1], c[2]) }
 
 // maxBoardCands bounds the board colours tried.
 const maxBoardCands = 4
+
+// clusterScale is the radius of a cluster of cell colours, per feature.
+var clusterScale = [3]float64{0.12, 0.025, 0.025}
+
+// dist is the squared distance of two colours in clusterScale units.
+func dist(a, b [3]float64) float64 {
+	var d float64
+	for q := range a {
+		e := (a[q] - b[q]) / clusterScale[q]
+		d += e * e
+	}
+	return d
+}
+
+// sameSurface reports colours close enough to be one surface lit unevenly.
+func sameSurface(a, b [3]float64) bool { return dist(a, b) <= mergeDist*mergeDist }
+
+// mergeDist is the distance (in the clustering's scaled units, where a
+// cluster's radius is 1) within which two clusters are merged.
+var mergeDist = 1.5
 
 // estimateBoard sets the board colour for learning colours, where the
 // truth is known: the median colour of the bare cells (nothing on them),
@@ -254,6 +318,57 @@ func (m *colourModel) estimateBoard(px *pixels, h homography, bare [25]bool) {
 	means, sds := boardCandidates(cells)
 	b := m.chooseColours(means, sds)[0]
 	m.board, m.sd = means[b], sds[b]
+}
+
+// boardBelow is how much darker (log-brightness) than the block tops the
+// cells are assumed while their colour is unknown: the middle of TABLE.md's
+// boards (grass, sand, stone) against off-white blocks.
+const boardBelow = 0.6
+
+// boardFromMap measures the cells' colour where the drawn label map lab
+// (the frame's size) shows bare board: a lattice of points on the board
+// plane inside the cells, clear of the dividers. It gives the median
+// colour, its spread and how many points it used.
+func (m *colourModel) boardFromMap(px *pixels, h homography, lab []uint8) (mean, sd [3]float64, n int) {
+	vals := &m.scratch
+	for q := range vals {
+		vals[q] = vals[q][:0]
+	}
+	for y := 0.06; y < 5; y += 0.05 {
+		if f := y - math.Floor(y); f < 0.06 || f > 0.94 {
+			continue
+		}
+		for x := 0.06; x < 5; x += 0.05 {
+			if f := x - math.Floor(x); f < 0.06 || f > 0.94 {
+				continue
+			}
+			p := h.apply(pt{x, y})
+			ix, iy := int(p.X), int(p.Y)
+			if ix < 0 || iy < 0 || ix >= px.w || iy >= px.h || lab[iy*px.w+ix] != labBoard {
+				continue
+			}
+			r, g, b := px.at(ix, iy)
+			l, a, bb := features(r, g, b)
+			vals[0], vals[1], vals[2] = append(vals[0], l), append(vals[1], a), append(vals[2], bb)
+		}
+	}
+	n = len(vals[0])
+	if n == 0 {
+		return mean, sd, 0
+	}
+	dev := append(vals[3][:0], vals[0]...)
+	vals[3] = dev
+	for q := 0; q < 3; q++ {
+		mean[q] = median(vals[q])
+		for j, v := range vals[q] {
+			dev[j] = math.Abs(v - mean[q])
+		}
+		sd[q] = median(dev) * 1.5
+	}
+	sd[0] = math.Min(math.Max(sd[0], 0.08), 0.12)
+	sd[1] = math.Min(math.Max(sd[1], 0.015), 0.04)
+	sd[2] = math.Min(math.Max(sd[2], 0.015), 0.04)
+	return mean, sd, n
 }
 
 func median(v []float64) float64 {
@@ -346,8 +461,12 @@ func (m *colourModel) compute(px *pixels, rect image.Rectangle) {
 			zb := (bb - m.board[2]) * is[2]
 			// The cells' Gaussian as a probability per histogram bin, mixed
 			// with the learned histogram of everything not a piece.
-			gl := -0.5*(zl*zl+za*za+zb*zb) + gBoard
-			m.ll[labBoard][o] = float32(logAddExp(gl, m.bgHist[k]+lBg))
+			if m.noBoard {
+				m.ll[labBoard][o] = float32(m.bgHist[k])
+			} else {
+				gl := -0.5*(zl*zl+za*za+zb*zb) + gBoard
+				m.ll[labBoard][o] = float32(logAddExp(gl, m.bgHist[k]+lBg))
+			}
 			for c := labBlock; c < nLab; c++ {
 				m.ll[c][o] = objLUT[c-1][k]
 			}

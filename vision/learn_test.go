@@ -9,6 +9,8 @@ import (
 	"math"
 	"os"
 	"testing"
+
+	"gocv.io/x/gocv"
 )
 
 var learn = flag.Int("learn", 0, "learn the colour histograms from this many sim frames (seeds 1..N, all below 10000) and rewrite colours.bin")
@@ -88,4 +90,53 @@ func hypsOf(b observation.Board) []int {
 		out = append(out, hypIndex(sq))
 	}
 	return out
+}
+
+// BenchmarkReadCells times reading with the true corners (the grid given,
+// so mostly the cell reading) on tuning frames.
+func BenchmarkReadCells(b *testing.B) {
+	r := NewReader()
+	defer r.Close()
+	type frame struct {
+		m       gocv.Mat
+		corners [4][2]float64
+	}
+	var frames []frame
+	for s := int64(20000); s < 20016; s++ {
+		m, truth := simFrame(b, s)
+		defer m.Close()
+		frames = append(frames, frame{m, truth.Corners})
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		f := frames[i%len(frames)]
+		if _, err := r.ReadWithCorners(f.m, f.corners); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestBoardCandidatesMerge: cells of one surface lit unevenly (two groups
+// a little apart in brightness) make one candidate; block tops far whiter
+// than the cells make a second.
+func TestBoardCandidatesMerge(t *testing.T) {
+	var cells [25][3]float64
+	for i := range cells {
+		switch {
+		case i < 10:
+			cells[i] = [3]float64{4.78, 0.005, 0.035} // shaded cells
+		case i < 20:
+			cells[i] = [3]float64{4.92, 0.005, 0.033} // lit cells
+		default:
+			cells[i] = [3]float64{5.45, 0.0, 0.01} // block tops
+		}
+	}
+	means, _ := boardCandidates(cells)
+	if len(means) != 2 {
+		t.Fatalf("got %d candidates %v, want 2 (cells, block tops)", len(means), means)
+	}
+	if means[0][0] < 4.7 || means[0][0] > 5 || means[1][0] < 5.4 {
+		t.Errorf("candidates %v: want the cells first, then the block tops", means)
+	}
 }
