@@ -682,6 +682,16 @@ func (a fitLine) intersect(b fitLine) (pt, bool) {
 // fitGridLine finds grid line k of family fam (0: rows, board Y = k; 1:
 // columns, board X = k) in the full-resolution grey image.
 func (r *Reader) fitGridLine(img grayImg, h homography, fam, k, round, n int) (fitLine, int, bool) {
+	pts, wts := dividerPoints(img, h, fam, k, round, n)
+	if len(pts) < n/5 {
+		return fitLine{}, 0, false
+	}
+	return robustLine(pts, wts)
+}
+
+// dividerPoints finds the divider across grid line k of family fam (0:
+// rows, 1: columns) at n places along it, with each find's strength.
+func dividerPoints(img grayImg, h homography, fam, k, round, n int) ([]pt, []float64) {
 	pts := make([]pt, 0, n)
 	wts := make([]float64, 0, n)
 	for i := 0; i < n; i++ {
@@ -719,10 +729,7 @@ func (r *Reader) fitGridLine(img grayImg, h homography, fam, k, round, n int) (f
 		pts = append(pts, pt{c.X + nx*off, c.Y + ny*off})
 		wts = append(wts, s)
 	}
-	if len(pts) < n/5 {
-		return fitLine{}, 0, false
-	}
-	return robustLine(pts, wts)
+	return pts, wts
 }
 
 // findDivider searches across the line at c (normal nx, ny) for the

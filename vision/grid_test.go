@@ -12,7 +12,14 @@ import (
 // pale dividers 0.06 pitch wide on the grid lines, a dark frame 0.6 pitch
 // wide, a wooden table, with noise.
 func drawnBoard(w, hgt int, h homography, seed int64) *image.RGBA {
+	return drawnBoardLens(w, hgt, h, 0, seed)
+}
+
+// drawnBoardLens is drawnBoard seen through a lens of radial distortion
+// kappa (per frame height squared, about the frame's centre).
+func drawnBoardLens(w, hgt int, h homography, kappa float64, seed int64) *image.RGBA {
 	inv := h.inverse()
+	cx, cy, norm := float64(w)/2, float64(hgt)/2, kappa/float64(hgt*hgt)
 	rng := rand.New(rand.NewSource(seed))
 	img := image.NewRGBA(image.Rect(0, 0, w, hgt))
 	for y := 0; y < hgt; y++ {
@@ -20,7 +27,9 @@ func drawnBoard(w, hgt int, h homography, seed int64) *image.RGBA {
 			// 2x2 supersampling.
 			var acc [3]float64
 			for s := 0; s < 4; s++ {
-				b := inv.apply(pt{float64(x) + 0.25 + 0.5*float64(s%2), float64(y) + 0.25 + 0.5*float64(s/2)})
+				px, py := float64(x)+0.25+0.5*float64(s%2), float64(y)+0.25+0.5*float64(s/2)
+				k := 1 + norm*((px-cx)*(px-cx)+(py-cy)*(py-cy))
+				b := inv.apply(pt{cx + (px-cx)*k, cy + (py-cy)*k})
 				var c [3]float64
 				switch {
 				case b.X < -0.6 || b.Y < -0.6 || b.X > 5.6 || b.Y > 5.6:

@@ -130,6 +130,11 @@ func (r *Reader) read(img gocv.Mat, corners *[4][2]float64) (Result, error) {
 		gridConf = math.Min(1, math.Max(0.05, (best-0.35)/0.4))
 	}
 	res.Corners = cornersOf(h)
+	if corners == nil && useLens {
+		if c, ok := r.lensCorners(h); ok && plausibleGrid(c, src.Cols(), src.Rows()) {
+			res.Corners = c
+		}
+	}
 	if !plausibleGrid(res.Corners, src.Cols(), src.Rows()) && corners == nil {
 		return res, ErrNoGrid
 	}
@@ -185,6 +190,9 @@ func (r *Reader) prepare(img gocv.Mat) (gocv.Mat, float64, error) {
 	// The reduced frame's true scale (rounding).
 	return src, float64(sw) / float64(src.Cols()), nil
 }
+
+// useLens refits the reported corners allowing for lens distortion.
+const useLens = true
 
 // minDividers is the least score (dividers found plus the frame's
 // evidence) for a grid to be accepted. It is low: on crowded boards the

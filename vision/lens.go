@@ -1,0 +1,191 @@
+package vision
+
+import "math"
+
+// Lens distortion and the grid's corners. A webcam's lens bends straight
+// lines a little (radial distortion): at 1280x720 a grid line bows by a few
+// pixels, so a homography, which keeps lines straight, misplaces the
+// corners by as much. The reported corners are refitted with the
+// distortion estimated from the dividers themselves: the amount that makes
+// the points found along each grid line most nearly straight.
+//
+// The model is the usual first radial term about the frame's centre: a
+// point seen at p lies on the straight-line image at c + (p-c)(1+kappa
+// |p-c|^2); kappa, in units of the frame height's square, is searched over
+// what webcams show (k1 between -0.08 and 0.04 for fields of view 40-65°).
+
+// kappaSteps are the distortions tried, in units of 1/height².
+var kappaSteps = func() []float64 {
+	var k []float64
+	for v := -0.14; v <= 0.07001; v += 0.005 {
+		k = append(k, v)
+	}
+	return k
+}()
+
+// minLinePoints is how many divider points a grid line needs to count
+// towards the distortion estimate.
+const minLinePoints = 8
+
+// lensCorners gives the grid's outer corners (A1, A5, E5, E1) for grid h
+// on the full-resolution frame, allowing for lens distortion; ok is false
+// when too few dividers are seen to say.
+func (r *Reader) lensCorners(h homography) ([4][2]float64, bool) {
+	var out [4][2]float64
+	g, err := r.fullGray.DataPtrUint8()
+	if err != nil {
+		return out, false
+	}
+	w, hh := r.fullGray.Cols(), r.fullGray.Rows()
+	img := grayImg{g, w, hh}
+	// The divider points along each line that lie on its robust fit.
+	var lines [12][]pt
+	used := 0
+	for fam := 0; fam < 2; fam++ {
+		for k := 0; k <= 5; k++ {
+			pts, wts := dividerPoints(img, h, fam, k, 1, linePoints)
+			if len(pts) < minLinePoints {
+				continue
+			}
+			l, _, ok := robustLine(pts, wts)
+			if !ok {
+				continue
+			}
+			var in []pt
+			for _, p := range pts {
+				if math.Abs(l.nx*p.X+l.ny*p.Y-l.d) < 2.5 {
+					in = append(in, p)
+				}
+			}
+			if len(in) >= minLinePoints {
+				lines[fam*6+k] = in
+				used++
+			}
+		}
+	}
+	// Two lines of each family at least, or the corners are guesses.
+	if used < 6 {
+		return out, false
+	}
+	c := pt{float64(w) / 2, float64(hh) / 2}
+	norm := 1 / float64(hh*hh)
+	undistort := func(p pt, kappa float64) pt {
+		dx, dy := p.X-c.X, p.Y-c.Y
+		s := 1 + kappa*norm*(dx*dx+dy*dy)
+		return pt{c.X + dx*s, c.Y + dy*s}
+	}
+	bestK, bestR := 0.0, math.Inf(1)
+	var buf []pt
+	for _, kappa := range kappaSteps {
+		res := 0.0
+		for _, ln := range lines {
+			if ln == nil {
+				continue
+			}
+			buf = buf[:0]
+			for _, p := range ln {
+				buf = append(buf, undistort(p, kappa))
+			}
+			res += lineResidual(buf)
+		}
+		if res < bestR {
+			bestK, bestR = kappa, res
+		}
+	}
+	// The straight lines in the undistorted frame, their crossings, the
+	// homography through them, and its corners seen through the lens.
+	var fit [12]fitLine
+	for i, ln := range lines {
+		if ln == nil {
+			continue
+		}
+		buf = buf[:0]
+		for _, p := range ln {
+			buf = append(buf, undistort(p, bestK))
+		}
+		fit[i] = totalLeastSquares(buf)
+	}
+	var src, dst []pt
+	for v := 0; v <= 5; v++ {
+		for u := 0; u <= 5; u++ {
+			a, b := fit[v], fit[6+u]
+			if !a.ok || !b.ok {
+				continue
+			}
+			p, ok := a.intersect(b)
+			if !ok {
+				continue
+			}
+			src = append(src, pt{float64(u), float64(v)})
+			dst = append(dst, p)
+		}
+	}
+	if len(src) < 4 {
+		return out, false
+	}
+	hu, ok := fitHomography(src, dst)
+	if !ok {
+		return out, false
+	}
+	for i, b := range []pt{{0, 0}, {5, 0}, {5, 5}, {0, 5}} {
+		p := distortPoint(hu.apply(b), c, bestK*norm)
+		out[i] = [2]float64{p.X, p.Y}
+	}
+	return out, true
+}
+
+// distortPoint is the inverse of the undistortion: the point seen through
+// the lens whose straight-line image is p (kappa per pixel squared).
+func distortPoint(p, c pt, kappa float64) pt {
+	dx, dy := p.X-c.X, p.Y-c.Y
+	ru := math.Hypot(dx, dy)
+	if ru == 0 || kappa == 0 {
+		return p
+	}
+	// Solve rd (1 + kappa rd²) = ru by Newton's method from rd = ru.
+	rd := ru
+	for i := 0; i < 8; i++ {
+		f := rd*(1+kappa*rd*rd) - ru
+		df := 1 + 3*kappa*rd*rd
+		if df <= 0 {
+			break
+		}
+		rd -= f / df
+	}
+	s := rd / ru
+	return pt{c.X + dx*s, c.Y + dy*s}
+}
+
+// totalLeastSquares fits a line to points by orthogonal regression.
+func totalLeastSquares(p []pt) fitLine {
+	var mx, my float64
+	for _, q := range p {
+		mx += q.X
+		my += q.Y
+	}
+	n := float64(len(p))
+	mx /= n
+	my /= n
+	var sxx, sxy, syy float64
+	for _, q := range p {
+		dx, dy := q.X-mx, q.Y-my
+		sxx += dx * dx
+		sxy += dx * dy
+		syy += dy * dy
+	}
+	th := 0.5 * math.Atan2(2*sxy, sxx-syy)
+	nx, ny := -math.Sin(th), math.Cos(th)
+	return fitLine{nx, ny, nx*mx + ny*my, true}
+}
+
+// lineResidual is the sum of squared distances of the points from their
+// total-least-squares line.
+func lineResidual(p []pt) float64 {
+	l := totalLeastSquares(p)
+	r := 0.0
+	for _, q := range p {
+		d := l.nx*q.X + l.ny*q.Y - l.d
+		r += d * d
+	}
+	return r
+}
