@@ -371,6 +371,7 @@ func (rep Report) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "corner error (boards read): median %.2f px (%.2f%% of pitch), p95 %.2f px (%.2f%% of pitch)\n",
 		rep.CornerPxQuantile(0.5), 100*rep.All.CornerQuantile(0.5), rep.CornerPxQuantile(0.95), 100*rep.All.CornerQuantile(0.95))
 	readCells, readRight, goodGrids := 0, 0, 0
+	var goodShares []float64
 	for _, s := range rep.Samples {
 		if s.Err != nil {
 			continue
@@ -383,11 +384,16 @@ func (rep Report) WriteText(w io.Writer) {
 		}
 		if worst < 0.25 {
 			goodGrids++
+			for _, c := range s.CornerPx {
+				goodShares = append(goodShares, c/s.Pitch)
+			}
 		}
 	}
 	if n := rep.All.Boards - rep.All.Failed; n > 0 {
 		fmt.Fprintf(w, "on the %d boards read: cells exactly right %.2f%%, grid right (every corner within 1/4 pitch) %d (%.1f%%)\n",
 			n, 100*ratio(readRight, readCells), goodGrids, 100*ratio(goodGrids, n))
+		fmt.Fprintf(w, "corner error on the grids right: median %.2f%% of pitch, p95 %.2f%%\n",
+			100*quantile(goodShares, 0.5), 100*quantile(goodShares, 0.95))
 	}
 	var ms []float64
 	for _, s := range rep.Samples {
