@@ -625,10 +625,12 @@ func (s *segImage) insets(hq homography, mask []bool) ([4]float64, float64, bool
 // edges and the frame regions.
 func (r *Reader) locate() []homography {
 	out := r.locateLines()
-	if !useFrameRegions {
-		return out
+	var extra []quadCand
+	if useFrameRegions {
+		extra = r.frameGrids(r.gray.Cols(), r.gray.Rows())
 	}
-	for _, q := range r.frameGrids(r.gray.Cols(), r.gray.Rows()) {
+	extra = append(extra, r.blockGrids(r.gray.Cols(), r.gray.Rows())...)
+	for _, q := range extra {
 		dup := false
 		for _, o := range out {
 			if sameGrid(o, q.h) {

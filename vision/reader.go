@@ -51,6 +51,8 @@ type Reader struct {
 	cc       cellCtx
 	model    colourModel
 	seg      segImage
+	// faceLabels labels the reduced frame's pixels by top face (blockGrids).
+	faceLabels []int32
 }
 
 // NewReader makes a Reader; Close it when done.
