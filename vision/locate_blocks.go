@@ -312,6 +312,7 @@ func agree(cam *camera, lv int, faces []topFace) (float64, []faceMatch) {
 // mostly hidden.
 func (r *Reader) blockGrids(w, h int) []quadCand {
 	faces := r.topFaces()
+	r.faces = faces
 	if len(faces) < 3 {
 		return nil
 	}
@@ -566,4 +567,49 @@ func abs(a int) int {
 		return -a
 	}
 	return a
+}
+
+// faceAgreement is how well the top faces fit grid hr (reduced frame): the
+// camera seen from the grid, each face's best match to a cell centre at a
+// level's height and size, summed. Faces are counted in the grid's favour
+// only when they sit on its cells.
+func (r *Reader) faceAgreement(hr homography) float64 {
+	if len(r.faces) < 3 {
+		return 0
+	}
+	w, h := float64(r.px.w), float64(r.px.h)
+	f, _ := focalLength(hr, w/2, h/2, h)
+	cam := poseWithFocal(hr, w/2, h/2, f)
+	p := projOf(&cam)
+	score := 0.0
+	for _, fc := range r.faces {
+		best := 0.0
+		for l := 0; l < 3; l++ {
+			if fc.square == (l == 2) {
+				continue
+			}
+			// Integer (a, b) are the cell centres at level l's top.
+			hz := p.plane(blockTop[l], 0.5, 0.5)
+			b := hz.inverse().apply(fc.c)
+			a, bb := math.Round(b.X), math.Round(b.Y)
+			d := math.Hypot(b.X-a, b.Y-bb)
+			if d > latticeTol || a < 0 || a > 4 || bb < 0 || bb > 4 {
+				continue
+			}
+			q0, q1, q2 := hz.apply(pt{a - 0.5, bb - 0.5}), hz.apply(pt{a + 0.5, bb - 0.5}), hz.apply(pt{a - 0.5, bb + 0.5})
+			cell := math.Abs((q1.X-q0.X)*(q2.Y-q0.Y) - (q1.Y-q0.Y)*(q2.X-q0.X))
+			want := cell * blockSize[l] * blockSize[l]
+			if l == 2 {
+				want *= math.Pi / 4
+			}
+			ratio := fc.area / want
+			if ratio < 0.6 || ratio > 1.6 {
+				continue
+			}
+			lr := math.Log(ratio) / 0.15
+			best = math.Max(best, (1-d/latticeTol)*math.Exp(-lr*lr/2))
+		}
+		score += best
+	}
+	return score / float64(len(r.faces))
 }

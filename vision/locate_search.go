@@ -17,6 +17,10 @@ const variantSeeds = 3
 // true grids of simulated frames are within 0.021).
 const maxSquareError = 0.05
 
+// faceWeight weighs how well the blocks' top faces sit on a grid's cells
+// against its dividers and frame.
+const faceWeight = 1.0
+
 // proposalsRefined is how many of the screened proposals are refined.
 const proposalsRefined = 6
 
@@ -55,7 +59,7 @@ func (r *Reader) findGrid(scale float64, w, h int) (homography, float64, bool) {
 	// both are kept.
 	add := func(g homography, s float64) {
 		if plausibleGrid(cornersOf(g), w, h) && squareError(g, w, h) < maxSquareError {
-			all = append(all, scoredGrid{g, s})
+			all = append(all, scoredGrid{g, s + faceWeight*r.faceAgreement(scaleHomography(g, scale))})
 		}
 	}
 	try := func(hf homography) {

@@ -53,6 +53,7 @@ type Reader struct {
 	seg      segImage
 	// faceLabels labels the reduced frame's pixels by top face (blockGrids).
 	faceLabels []int32
+	faces      []topFace // the current frame's top faces
 }
 
 // NewReader makes a Reader; Close it when done.
