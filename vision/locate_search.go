@@ -34,32 +34,42 @@ const variantsFramed = 40
 type scoredGrid struct {
 	h homography // full-resolution frame
 	s float64
+	// base is the score without the top faces' agreement: the dividers
+	// and the frame, which the grid confidence is calibrated on.
+	base float64
 }
 
-// locateGrid finds the grid (full-resolution frame) and its score: the
-// best candidate, then refined twice more with more places per line (the
-// second time searching closer to the line).
-func (r *Reader) locateGrid(scale float64, w, h int) (homography, float64, bool) {
-	g, s, ok := r.findGrid(scale, w, h)
+// locateGrid finds the grid (full-resolution frame): the best candidate,
+// then refined twice more with more places per line (the second time
+// searching closer to the line). It gives the grid's score and how sure it
+// is, in 0..1.
+func (r *Reader) locateGrid(scale float64, w, h int) (homography, float64, float64, bool) {
+	best, ok := r.findGrid(scale, w, h)
 	if !ok {
-		return g, s, false
+		return best.h, 0, 0, false
 	}
+	g := best.h
 	if gf, _ := r.refineDividers(g, 2, linePoints); plausibleGrid(cornersOf(gf), w, h) && squareError(gf, w, h) < maxSquareError {
 		g = gf
 	}
-	return g, s, true
+	// The share of the grid lines where the dividers were found, moved by
+	// the frame's evidence: wrong grids score up to about 0.5, right ones
+	// 0.55 to 1. The top faces help choose a grid but not this: a grid a
+	// fifth of a cell off still has its faces near its cells' centres.
+	conf := math.Min(1, math.Max(0.05, (best.base-0.35)/0.4))
+	return g, best.s, conf, true
 }
 
-// findGrid gives the best grid (full-resolution frame) and its score;
+// findGrid gives the best grid (full-resolution frame) and its scores;
 // scale maps the full frame to the reduced one.
-func (r *Reader) findGrid(scale float64, w, h int) (homography, float64, bool) {
+func (r *Reader) findGrid(scale float64, w, h int) (scoredGrid, bool) {
 	var all []scoredGrid
 	// Each grid is scored where it stands, and again after one refinement
 	// (which can lock onto a block's edge instead of a hidden divider):
 	// both are kept.
 	add := func(g homography, s float64) {
 		if plausibleGrid(cornersOf(g), w, h) && squareError(g, w, h) < maxSquareError {
-			all = append(all, scoredGrid{g, s + faceWeight*r.faceAgreement(scaleHomography(g, scale))})
+			all = append(all, scoredGrid{g, s + faceWeight*r.faceAgreement(scaleHomography(g, scale)), s})
 		}
 	}
 	try := func(hf homography) {
@@ -87,7 +97,7 @@ func (r *Reader) findGrid(scale float64, w, h int) (homography, float64, bool) {
 	for _, hs := range r.locate() {
 		hf := scaleHomography(hs, 1/scale)
 		if plausibleGrid(cornersOf(hf), w, h) {
-			props = append(props, scoredGrid{hf, r.ridgeSupportN(hs, rw, rh, 8) + r.frameEvidence(hf)})
+			props = append(props, scoredGrid{h: hf, s: r.ridgeSupportN(hs, rw, rh, 8) + r.frameEvidence(hf)})
 		}
 	}
 	sort.Slice(props, func(i, j int) bool { return props[i].s > props[j].s })
@@ -95,7 +105,7 @@ func (r *Reader) findGrid(scale float64, w, h int) (homography, float64, bool) {
 		try(props[i].h)
 	}
 	if len(all) == 0 {
-		return homography{}, 0, false
+		return scoredGrid{}, false
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].s > all[j].s })
 	var seeds []homography
@@ -124,7 +134,7 @@ func (r *Reader) findGrid(scale float64, w, h int) (homography, float64, bool) {
 				continue
 			}
 			s := r.ridgeSupportN(scaleHomography(hv, scale), rw, rh, 6)
-			screened = append(screened, scoredGrid{hv, s})
+			screened = append(screened, scoredGrid{h: hv, s: s})
 		}
 	}
 	// The frame's colours cost more: only for the best by the dividers.
@@ -145,7 +155,7 @@ func (r *Reader) findGrid(scale float64, w, h int) (homography, float64, bool) {
 			best = g
 		}
 	}
-	return best.h, best.s, true
+	return best, true
 }
 
 // gridNeighbours map a grid's board coordinates to those of its

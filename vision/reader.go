@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"math"
 	"time"
 
 	"companion/observation"
@@ -124,13 +123,10 @@ func (r *Reader) read(img gocv.Mat, corners *[4][2]float64) (Result, error) {
 	} else {
 		var best float64
 		var found bool
-		h, best, found = r.locateGrid(scale, src.Cols(), src.Rows())
+		h, best, gridConf, found = r.locateGrid(scale, src.Cols(), src.Rows())
 		if !found || best < minDividers {
 			return res, ErrNoGrid
 		}
-		// How sure the grid is: the share of the grid lines where refine
-		// found the dividers (wrong grids score up to about 0.5, right ones 0.55 to 1).
-		gridConf = math.Min(1, math.Max(0.05, (best-0.35)/0.4))
 	}
 	res.Corners = cornersOf(h)
 	if corners == nil && useLens {

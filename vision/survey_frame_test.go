@@ -55,7 +55,7 @@ func TestSurveyFrame(t *testing.T) {
 				variantNear = math.Min(variantNear, cornerErr(cornersOf(mul3(hf, a)), truth.Corners))
 			}
 		}
-		chosen, sc, _ := r.locateGrid(scale, m.Cols(), m.Rows())
+		chosen, sc, _, _ := r.locateGrid(scale, m.Cols(), m.Rows())
 		hf := chosen
 		ce := cornerErr(cornersOf(hf), truth.Corners)
 		if lc, ok := r.lensCorners(hf); ok {
@@ -171,7 +171,7 @@ func TestSegPNG(t *testing.T) {
 		a, b := truth.Corners[k], truth.Corners[(k+1)%4]
 		line(pt{scale * a[0], scale * a[1]}, pt{scale * b[0], scale * b[1]}, color.RGBA{255, 255, 255, 255})
 	}
-	if hf, _, ok := r.locateGrid(scale, m.Cols(), m.Rows()); ok {
+	if hf, _, _, ok := r.locateGrid(scale, m.Cols(), m.Rows()); ok {
 		hs := scaleHomography(hf, scale)
 		for v := 0.0; v <= 5; v++ {
 			line(hs.apply(pt{0, v}), hs.apply(pt{5, v}), color.RGBA{0, 255, 0, 255})
