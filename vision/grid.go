@@ -841,8 +841,7 @@ func robustLine(p []pt, w0 []float64) (fitLine, int, bool) {
 			res[i] = math.Abs(nx*q.X + ny*q.Y - l.d)
 		}
 		s := append([]float64(nil), res...)
-		sort.Float64s(s)
-		sc := math.Max(1.4826*s[len(s)/2], 0.3)
+		sc := math.Max(1.4826*nthSmallest(s, len(s)/2), 0.3)
 		c := 3.5 * sc
 		for i := range p {
 			u := res[i] / c
@@ -888,4 +887,36 @@ func placeLine(l *hline, w, h int) (row bool) {
 	l.pos = (l.rho - y1*s) / c
 	l.pos2 = (l.rho - y2*s) / c
 	return false
+}
+
+// nthSmallest gives the k-th smallest value of v (0-based), reordering v:
+// a quickselect, as robustLine needs only the median of its residuals.
+func nthSmallest(v []float64, k int) float64 {
+	lo, hi := 0, len(v)-1
+	for lo < hi {
+		p := v[(lo+hi)/2]
+		i, j := lo, hi
+		for i <= j {
+			for v[i] < p {
+				i++
+			}
+			for v[j] > p {
+				j--
+			}
+			if i <= j {
+				v[i], v[j] = v[j], v[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return v[k]
+		}
+	}
+	return v[k]
 }

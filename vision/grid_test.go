@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"math/rand"
+	"sort"
 	"testing"
 )
 
@@ -94,5 +95,23 @@ func TestLocateDrawnBoard(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestNthSmallest(t *testing.T) {
+	rng := rand.New(rand.NewSource(4))
+	for n := 1; n < 40; n++ {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = float64(rng.Intn(10))
+		}
+		sorted := append([]float64(nil), v...)
+		sort.Float64s(sorted)
+		for k := 0; k < n; k++ {
+			w := append([]float64(nil), v...)
+			if got := nthSmallest(w, k); got != sorted[k] {
+				t.Fatalf("n %d k %d: got %v, want %v (from %v)", n, k, got, sorted[k], v)
+			}
+		}
 	}
 }
