@@ -184,7 +184,12 @@ func (r *Reader) locateLines() []homography {
 		}
 	}
 	// The grids from the frame's outline come on top of those.
-	for _, q := range quads {
+	return appendNewGrids(out, quads)
+}
+
+// appendNewGrids appends the candidates' grids not already in out.
+func appendNewGrids(out []homography, cands []quadCand) []homography {
+	for _, q := range cands {
 		dup := false
 		for _, o := range out {
 			if sameGrid(o, q.h) {
@@ -618,21 +623,7 @@ func (r *Reader) refineDividers(h homography, rounds, n int) (homography, float6
 			}
 		}
 		score = float64(inliers) / float64(12*n)
-		var src, dst []pt
-		for v := 0; v <= 5; v++ {
-			for u := 0; u <= 5; u++ {
-				a, b := lines[0][v], lines[1][u]
-				if !a.ok || !b.ok {
-					continue
-				}
-				p, ok := a.intersect(b)
-				if !ok {
-					continue
-				}
-				src = append(src, pt{float64(u), float64(v)})
-				dst = append(dst, p)
-			}
-		}
+		src, dst := gridCrossings(lines[0], lines[1])
 		if len(src) < 12 {
 			return h, score
 		}
@@ -919,4 +910,24 @@ func nthSmallest(v []float64, k int) float64 {
 		}
 	}
 	return v[k]
+}
+
+// gridCrossings gives the crossings of the fitted row and column lines, as
+// board points and image points, for the homography through them.
+func gridCrossings(rows, cols [6]fitLine) (src, dst []pt) {
+	for v := 0; v <= 5; v++ {
+		for u := 0; u <= 5; u++ {
+			a, b := rows[v], cols[u]
+			if !a.ok || !b.ok {
+				continue
+			}
+			p, ok := a.intersect(b)
+			if !ok {
+				continue
+			}
+			src = append(src, pt{float64(u), float64(v)})
+			dst = append(dst, p)
+		}
+	}
+	return src, dst
 }

@@ -105,21 +105,7 @@ func (r *Reader) lensCorners(h homography) ([4][2]float64, bool) {
 		}
 		fit[i] = totalLeastSquares(buf)
 	}
-	var src, dst []pt
-	for v := 0; v <= 5; v++ {
-		for u := 0; u <= 5; u++ {
-			a, b := fit[v], fit[6+u]
-			if !a.ok || !b.ok {
-				continue
-			}
-			p, ok := a.intersect(b)
-			if !ok {
-				continue
-			}
-			src = append(src, pt{float64(u), float64(v)})
-			dst = append(dst, p)
-		}
-	}
+	src, dst := gridCrossings([6]fitLine(fit[:6]), [6]fitLine(fit[6:]))
 	if len(src) < 4 {
 		return out, false
 	}

@@ -274,28 +274,8 @@ func agree(cam *camera, lv int, faces []topFace) (float64, []faceMatch) {
 			if f.square == (l == 2) {
 				continue
 			}
-			hz := p.plane(blockTop[l]-blockTop[lv], 0, 0)
-			b := hz.inverse().apply(f.c)
-			a, bb := math.Round(b.X), math.Round(b.Y)
-			d := math.Hypot(b.X-a, b.Y-bb)
-			if d > latticeTol || math.Abs(a) > 4 || math.Abs(bb) > 4 {
-				continue
-			}
-			// The face's size at that level.
-			q0, q1, q2 := hz.apply(pt{a - 0.5, bb - 0.5}), hz.apply(pt{a + 0.5, bb - 0.5}), hz.apply(pt{a - 0.5, bb + 0.5})
-			cell := math.Abs((q1.X-q0.X)*(q2.Y-q0.Y) - (q1.Y-q0.Y)*(q2.X-q0.X))
-			want := cell * blockSize[l] * blockSize[l]
-			if l == 2 {
-				want *= math.Pi / 4
-			}
-			ratio := f.area / want
-			if ratio < 0.6 || ratio > 1.6 {
-				continue
-			}
-			// Sizes tell the levels apart (a level-2 top is 0.8 of a
-			// level-1 top across), so they weigh in.
-			lr := math.Log(ratio) / 0.15
-			if s := (1 - d/latticeTol) * math.Exp(-lr*lr/2); s > best {
+			a, bb, s := faceOnLevel(p.plane(blockTop[l]-blockTop[lv], 0, 0), f, l)
+			if s > best && math.Abs(a) <= 4 && math.Abs(bb) <= 4 {
 				best, bm = s, faceMatch{fi, int(a), int(bb), l}
 			}
 		}
@@ -528,38 +508,19 @@ func rodrigues(a, b, c float64) [9]float64 {
 	}
 }
 
-// solve7 solves a 7x7 system by Gaussian elimination with pivoting.
+// solve7 solves a 7x7 system: solve8's, with an eighth unknown fixed at 0.
 func solve7(a [7][7]float64, b [7]float64) ([7]float64, bool) {
-	const n = 7
-	for c := 0; c < n; c++ {
-		p := c
-		for r := c + 1; r < n; r++ {
-			if math.Abs(a[r][c]) > math.Abs(a[p][c]) {
-				p = r
-			}
-		}
-		if math.Abs(a[p][c]) < 1e-12 {
-			return b, false
-		}
-		a[c], a[p] = a[p], a[c]
-		b[c], b[p] = b[p], b[c]
-		for r := c + 1; r < n; r++ {
-			f := a[r][c] / a[c][c]
-			for k := c; k < n; k++ {
-				a[r][k] -= f * a[c][k]
-			}
-			b[r] -= f * b[c]
-		}
+	var a8 [8][8]float64
+	var b8 [8]float64
+	for i := 0; i < 7; i++ {
+		copy(a8[i][:7], a[i][:])
+		b8[i] = b[i]
 	}
+	a8[7][7] = 1
+	x8, ok := solve8(a8, b8)
 	var x [7]float64
-	for r := n - 1; r >= 0; r-- {
-		s := b[r]
-		for k := r + 1; k < n; k++ {
-			s -= a[r][k] * x[k]
-		}
-		x[r] = s / a[r][r]
-	}
-	return x, true
+	copy(x[:], x8[:7])
+	return x, ok
 }
 
 func abs(a int) int {
@@ -589,27 +550,38 @@ func (r *Reader) faceAgreement(hr homography) float64 {
 				continue
 			}
 			// Integer (a, b) are the cell centres at level l's top.
-			hz := p.plane(blockTop[l], 0.5, 0.5)
-			b := hz.inverse().apply(fc.c)
-			a, bb := math.Round(b.X), math.Round(b.Y)
-			d := math.Hypot(b.X-a, b.Y-bb)
-			if d > latticeTol || a < 0 || a > 4 || bb < 0 || bb > 4 {
-				continue
+			a, bb, s := faceOnLevel(p.plane(blockTop[l], 0.5, 0.5), fc, l)
+			if a >= 0 && a <= 4 && bb >= 0 && bb <= 4 {
+				best = math.Max(best, s)
 			}
-			q0, q1, q2 := hz.apply(pt{a - 0.5, bb - 0.5}), hz.apply(pt{a + 0.5, bb - 0.5}), hz.apply(pt{a - 0.5, bb + 0.5})
-			cell := math.Abs((q1.X-q0.X)*(q2.Y-q0.Y) - (q1.Y-q0.Y)*(q2.X-q0.X))
-			want := cell * blockSize[l] * blockSize[l]
-			if l == 2 {
-				want *= math.Pi / 4
-			}
-			ratio := fc.area / want
-			if ratio < 0.6 || ratio > 1.6 {
-				continue
-			}
-			lr := math.Log(ratio) / 0.15
-			best = math.Max(best, (1-d/latticeTol)*math.Exp(-lr*lr/2))
 		}
 		score += best
 	}
 	return score / float64(len(r.faces))
+}
+
+// faceOnLevel places face f on the lattice of hz, the homography of level
+// l's top (integer points at cell centres): the nearest lattice point and
+// how well the face fits there, by distance and by size (0: not at all).
+// Sizes tell the levels apart (a level-2 top is 0.8 of a level-1 top
+// across), so they weigh in.
+func faceOnLevel(hz homography, f topFace, l int) (a, b, s float64) {
+	c := hz.inverse().apply(f.c)
+	a, b = math.Round(c.X), math.Round(c.Y)
+	d := math.Hypot(c.X-a, c.Y-b)
+	if d > latticeTol {
+		return a, b, 0
+	}
+	q0, q1, q2 := hz.apply(pt{a - 0.5, b - 0.5}), hz.apply(pt{a + 0.5, b - 0.5}), hz.apply(pt{a - 0.5, b + 0.5})
+	cell := math.Abs((q1.X-q0.X)*(q2.Y-q0.Y) - (q1.Y-q0.Y)*(q2.X-q0.X))
+	want := cell * blockSize[l] * blockSize[l]
+	if l == 2 {
+		want *= math.Pi / 4
+	}
+	ratio := f.area / want
+	if ratio < 0.6 || ratio > 1.6 {
+		return a, b, 0
+	}
+	lr := math.Log(ratio) / 0.15
+	return a, b, (1 - d/latticeTol) * math.Exp(-lr*lr/2)
 }

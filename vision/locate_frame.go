@@ -383,23 +383,7 @@ func monotoneHull(p []pt) []pt {
 	if len(p) < 3 {
 		return p
 	}
-	cross := func(o, a, b pt) float64 { return (a.X-o.X)*(b.Y-o.Y) - (a.Y-o.Y)*(b.X-o.X) }
-	h := make([]pt, 0, 2*len(p))
-	for _, q := range p {
-		for len(h) >= 2 && cross(h[len(h)-2], h[len(h)-1], q) <= 0 {
-			h = h[:len(h)-1]
-		}
-		h = append(h, q)
-	}
-	lo := len(h) + 1
-	for i := len(p) - 2; i >= 0; i-- {
-		q := p[i]
-		for len(h) >= lo && cross(h[len(h)-2], h[len(h)-1], q) <= 0 {
-			h = h[:len(h)-1]
-		}
-		h = append(h, q)
-	}
-	return h[:len(h)-1]
+	return chainHull(p, make(poly, 0, 2*len(p)))
 }
 
 // simplify drops hull vertices closer than tol to the line through their
@@ -630,17 +614,5 @@ func (r *Reader) locate() []homography {
 		extra = r.frameGrids(r.gray.Cols(), r.gray.Rows())
 	}
 	extra = append(extra, r.blockGrids(r.gray.Cols(), r.gray.Rows())...)
-	for _, q := range extra {
-		dup := false
-		for _, o := range out {
-			if sameGrid(o, q.h) {
-				dup = true
-				break
-			}
-		}
-		if !dup {
-			out = append(out, q.h)
-		}
-	}
-	return out
+	return appendNewGrids(out, extra)
 }

@@ -45,6 +45,11 @@ func hull(p []pt, buf poly) poly {
 			p[j], p[j-1] = p[j-1], p[j]
 		}
 	}
+	return chainHull(p, buf)
+}
+
+// chainHull is the monotone chain over points sorted by x then y, into buf.
+func chainHull(p []pt, buf poly) poly {
 	h := buf[:0]
 	cross := func(o, a, b pt) float64 { return (a.X-o.X)*(b.Y-o.Y) - (a.Y-o.Y)*(b.X-o.X) }
 	for _, q := range p {
