@@ -136,6 +136,23 @@ func solve8(a [8][8]float64, b [8]float64) ([8]float64, bool) {
 	return x, true
 }
 
+// squareConstraints are the conditions for grid h to be the view of a
+// square by a camera of focal length f and principal point (cx, cy), as
+// a*w + b = 0 with w = 1/f^2, and the homography's first two columns
+// about the principal point (h1, h2):
+//
+//	orthogonality: (h1x h2x + h1y h2y)/f^2 + h1z h2z = 0 (a1, b1),
+//	equal norms:   (h1x^2+h1y^2 - h2x^2-h2y^2)/f^2 + h1z^2 - h2z^2 = 0 (a2, b2).
+func squareConstraints(h homography, cx, cy float64) (h1, h2 [3]float64, a1, b1, a2, b2 float64) {
+	h1 = [3]float64{h[0] - cx*h[6], h[3] - cy*h[6], h[6]}
+	h2 = [3]float64{h[1] - cx*h[7], h[4] - cy*h[7], h[7]}
+	a1 = h1[0]*h2[0] + h1[1]*h2[1]
+	b1 = h1[2] * h2[2]
+	a2 = h1[0]*h1[0] + h1[1]*h1[1] - h2[0]*h2[0] - h2[1]*h2[1]
+	b2 = h1[2]*h1[2] - h2[2]*h2[2]
+	return h1, h2, a1, b1, a2, b2
+}
+
 // camera is a pinhole camera posed over the board: K = [f 0 cx; 0 f cy; 0 0 1],
 // board point (X, Y, Z) with Z up (towards the camera), in cell pitches.
 type camera struct {
@@ -187,15 +204,8 @@ func poseFromHomography(h homography, cx, cy, defaultF float64) camera {
 // as the view nears top-down. sure (0..1) says how much the estimate is
 // the image's rather than the default's.
 func focalLength(h homography, cx, cy, defaultF float64) (f, sure float64) {
-	h1 := [3]float64{h[0] - cx*h[6], h[3] - cy*h[6], h[6]}
-	h2 := [3]float64{h[1] - cx*h[7], h[4] - cy*h[7], h[7]}
-	// Orthogonality: (h1x h2x + h1y h2y)/f^2 + h1z h2z = 0.
-	// Equal norms:   (h1x^2+h1y^2 - h2x^2-h2y^2)/f^2 + h1z^2 - h2z^2 = 0.
-	// Least squares for w = 1/f^2 over both.
-	a1 := h1[0]*h2[0] + h1[1]*h2[1]
-	b1 := h1[2] * h2[2]
-	a2 := h1[0]*h1[0] + h1[1]*h1[1] - h2[0]*h2[0] - h2[1]*h2[1]
-	b2 := h1[2]*h1[2] - h2[2]*h2[2]
+	// Least squares for w = 1/f^2 over both constraints.
+	h1, h2, a1, b1, a2, b2 := squareConstraints(h, cx, cy)
 	f = defaultF
 	den := a1*a1 + a2*a2
 	if den > 0 {

@@ -141,11 +141,7 @@ func (r *Reader) locateLines() []homography {
 	sort.Slice(cols, func(i, j int) bool { return cols[i].pos < cols[j].pos })
 	rs := bestSequences(rows, seqCount)
 	cs := bestSequences(cols, seqCount)
-	type cand struct {
-		h homography
-		s float64
-	}
-	var cands []cand
+	var cands []quadCand
 	for _, a := range rs {
 		for _, b := range cs {
 			hh, ok := gridFromLines(rows, cols, a, b)
@@ -154,7 +150,7 @@ func (r *Reader) locateLines() []homography {
 			}
 			s := r.ridgeSupportN(hh, w, h, 6)
 			if s >= minSupport {
-				cands = append(cands, cand{hh, s})
+				cands = append(cands, quadCand{hh, s})
 			}
 		}
 	}
@@ -167,29 +163,18 @@ func (r *Reader) locateLines() []homography {
 		cands[i].h, cands[i].s = r.polish(cands[i].h, r.ridgeSupportN(cands[i].h, w, h, 10), w, h)
 	}
 	sort.Slice(cands, func(i, j int) bool { return cands[i].s > cands[j].s })
-	var out []homography
-	for _, c := range cands {
-		dup := false
-		for _, o := range out {
-			if sameGrid(o, c.h) {
-				dup = true
-				break
-			}
-		}
-		if !dup {
-			out = append(out, c.h)
-		}
-		if len(out) == maxCandidates {
-			break
-		}
-	}
+	out := appendNewGrids(nil, cands, maxCandidates)
 	// The grids from the frame's outline come on top of those.
-	return appendNewGrids(out, quads)
+	return appendNewGrids(out, quads, 0)
 }
 
-// appendNewGrids appends the candidates' grids not already in out.
-func appendNewGrids(out []homography, cands []quadCand) []homography {
+// appendNewGrids appends the candidates' grids not already in out, until
+// out holds limit grids (0: no limit).
+func appendNewGrids(out []homography, cands []quadCand, limit int) []homography {
 	for _, q := range cands {
+		if limit > 0 && len(out) >= limit {
+			break
+		}
 		dup := false
 		for _, o := range out {
 			if sameGrid(o, q.h) {

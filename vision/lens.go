@@ -74,19 +74,21 @@ func (r *Reader) lensCorners(h homography) ([4][2]float64, bool) {
 		s := 1 + kappa*norm*(dx*dx+dy*dy)
 		return pt{c.X + dx*s, c.Y + dy*s}
 	}
-	bestK, bestR := 0.0, math.Inf(1)
 	var buf []pt
+	straight := func(ln []pt, kappa float64) []pt {
+		buf = buf[:0]
+		for _, p := range ln {
+			buf = append(buf, undistort(p, kappa))
+		}
+		return buf
+	}
+	bestK, bestR := 0.0, math.Inf(1)
 	for _, kappa := range kappaSteps {
 		res := 0.0
 		for _, ln := range lines {
-			if ln == nil {
-				continue
+			if ln != nil {
+				res += lineResidual(straight(ln, kappa))
 			}
-			buf = buf[:0]
-			for _, p := range ln {
-				buf = append(buf, undistort(p, kappa))
-			}
-			res += lineResidual(buf)
 		}
 		if res < bestR {
 			bestK, bestR = kappa, res
@@ -96,14 +98,9 @@ func (r *Reader) lensCorners(h homography) ([4][2]float64, bool) {
 	// homography through them, and its corners seen through the lens.
 	var fit [12]fitLine
 	for i, ln := range lines {
-		if ln == nil {
-			continue
+		if ln != nil {
+			fit[i] = totalLeastSquares(straight(ln, bestK))
 		}
-		buf = buf[:0]
-		for _, p := range ln {
-			buf = append(buf, undistort(p, bestK))
-		}
-		fit[i] = totalLeastSquares(buf)
 	}
 	src, dst := gridCrossings([6]fitLine(fit[:6]), [6]fitLine(fit[6:]))
 	if len(src) < 4 {

@@ -614,5 +614,5 @@ func (r *Reader) locate() []homography {
 		extra = r.frameGrids(r.gray.Cols(), r.gray.Rows())
 	}
 	extra = append(extra, r.blockGrids(r.gray.Cols(), r.gray.Rows())...)
-	return appendNewGrids(out, extra)
+	return appendNewGrids(out, extra, 0)
 }

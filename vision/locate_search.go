@@ -209,12 +209,7 @@ const principalSlack = 0.14
 // squareErrorAt is squareError for principal point (cx, cy); f0 is the
 // frame's height.
 func squareErrorAt(h homography, cx, cy, f0 float64) float64 {
-	h1 := [3]float64{h[0] - cx*h[6], h[3] - cy*h[6], h[6]}
-	h2 := [3]float64{h[1] - cx*h[7], h[4] - cy*h[7], h[7]}
-	a1 := h1[0]*h2[0] + h1[1]*h2[1]
-	b1 := h1[2] * h2[2]
-	a2 := h1[0]*h1[0] + h1[1]*h1[1] - h2[0]*h2[0] - h2[1]*h2[1]
-	b2 := h1[2]*h1[2] - h2[2]*h2[2]
+	h1, h2, a1, b1, a2, b2 := squareConstraints(h, cx, cy)
 	// w = 1/f^2, f between 0.5 and 2.5 frame heights.
 	wMin, wMax := 1/(2.5*f0*2.5*f0), 1/(0.5*f0*0.5*f0)
 	wf := wMin
