@@ -524,7 +524,7 @@ func (r *Reader) ridgeShare(img grayImg, hh homography, offset float64, lines, n
 				}
 				tot++
 				dx, dy := q.X-p.X, q.Y-p.Y
-				l := math.Hypot(dx, dy)
+				l := math.Sqrt(dx*dx + dy*dy) // not Hypot: this is hot, and no overflow can happen
 				if l == 0 {
 					continue
 				}
@@ -543,7 +543,7 @@ func (r *Reader) ridgeShare(img grayImg, hh homography, offset float64, lines, n
 // isRidge tests for a thin ridge or groove at p, allowing a pixel of slack
 // along the normal (dx, dy).
 func isRidge(img grayImg, p pt, dx, dy float64) bool {
-	l := math.Hypot(dx, dy)
+	l := math.Sqrt(dx*dx + dy*dy)
 	ux, uy := dx/l, dy/l
 	at := func(x, y float64) (int, bool) { // nearest pixel: fast, and enough here
 		ix, iy := int(x), int(y)
@@ -752,18 +752,25 @@ func findDivider(img grayImg, c pt, nx, ny, pitch float64, round int) (float64, 
 	}
 	ns := int(search / step)
 	sep := int(maxSep/step) + 1
-	best, bi, bj := 0.0, -1, -1
+	// The edges: local extrema of the gradient of at least 2 grey levels
+	// (weaker ones cannot make a divider), paired below.
+	var ext [600]int
+	ne := 0
 	for i := 2; i < 2*m-1; i++ {
+		a := math.Abs(g[i])
+		if a >= 2 && a >= math.Abs(g[i-1]) && a >= math.Abs(g[i+1]) {
+			ext[ne] = i
+			ne++
+		}
+	}
+	best, bi, bj := 0.0, -1, -1
+	for p := 0; p < ne; p++ {
+		i := ext[p]
 		gi := g[i]
-		if math.Abs(gi) < 2 {
-			continue
-		}
-		if !(math.Abs(gi) >= math.Abs(g[i-1]) && math.Abs(gi) >= math.Abs(g[i+1])) {
-			continue
-		}
-		for j := i + 1; j <= i+sep && j < 2*m-1; j++ {
+		for q := p + 1; q < ne && ext[q] <= i+sep; q++ {
+			j := ext[q]
 			gj := g[j]
-			if gi*gj >= 0 || !(math.Abs(gj) >= math.Abs(g[j-1]) && math.Abs(gj) >= math.Abs(g[j+1])) {
+			if gi*gj >= 0 {
 				continue
 			}
 			mid := (i + j) / 2

@@ -542,23 +542,38 @@ func (r *Reader) faceAgreement(hr homography) float64 {
 	f, _ := focalLength(hr, w/2, h/2, h)
 	cam := poseWithFocal(hr, w/2, h/2, f)
 	p := projOf(&cam)
-	score := 0.0
-	for _, fc := range r.faces {
-		best := 0.0
-		for l := 0; l < 3; l++ {
-			if fc.square == (l == 2) {
-				continue
-			}
-			// Integer (a, b) are the cell centres at level l's top.
-			a, bb, s := faceOnLevel(p.plane(blockTop[l], 0.5, 0.5), fc, l)
-			if a >= 0 && a <= 4 && bb >= 0 && bb <= 4 {
-				best = math.Max(best, s)
-			}
+	// The set's blocks may be a little taller or shorter than the nominal
+	// ones: the heights that fit best, all scaled alike. With the nominal
+	// heights alone, a set of tall blocks fits a grid a little too large
+	// better than the true one.
+	best := 0.0
+	for _, hk := range faceHeightScales {
+		var planes [3]homography
+		for l := range planes {
+			planes[l] = p.plane(hk*blockTop[l], 0.5, 0.5)
 		}
-		score += best
+		score := 0.0
+		for _, fc := range r.faces {
+			fb := 0.0
+			for l := 0; l < 3; l++ {
+				if fc.square == (l == 2) {
+					continue
+				}
+				// Integer (a, b) are the cell centres at level l's top.
+				a, bb, s := faceOnLevel(planes[l], fc, l)
+				if a >= 0 && a <= 4 && bb >= 0 && bb <= 4 {
+					fb = math.Max(fb, s)
+				}
+			}
+			score += fb
+		}
+		best = math.Max(best, score)
 	}
-	return score / float64(len(r.faces))
+	return best / float64(len(r.faces))
 }
+
+// faceHeightScales are the scalings of the nominal block heights tried.
+var faceHeightScales = []float64{0.88, 1, 1.12}
 
 // faceOnLevel places face f on the lattice of hz, the homography of level
 // l's top (integer points at cell centres): the nearest lattice point and

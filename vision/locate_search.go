@@ -63,6 +63,21 @@ func (r *Reader) locateGrid(scale float64, w, h int) (homography, float64, float
 // findGrid gives the best grid (full-resolution frame) and its scores;
 // scale maps the full frame to the reduced one.
 func (r *Reader) findGrid(scale float64, w, h int) (scoredGrid, bool) {
+	all := r.gridCandidates(scale, w, h)
+	if len(all) == 0 {
+		return scoredGrid{}, false
+	}
+	best := all[0]
+	for _, g := range all {
+		if g.s > best.s {
+			best = g
+		}
+	}
+	return best, true
+}
+
+// gridCandidates gives every grid findGrid scored (full-resolution frame).
+func (r *Reader) gridCandidates(scale float64, w, h int) []scoredGrid {
 	var all []scoredGrid
 	// Each grid is scored where it stands, and again after one refinement
 	// (which can lock onto a block's edge instead of a hidden divider):
@@ -97,7 +112,11 @@ func (r *Reader) findGrid(scale float64, w, h int) (scoredGrid, bool) {
 	for _, hs := range r.locate() {
 		hf := scaleHomography(hs, 1/scale)
 		if plausibleGrid(cornersOf(hf), w, h) {
-			props = append(props, scoredGrid{h: hf, s: r.ridgeSupportN(hs, rw, rh, 8) + r.frameEvidence(hf)})
+			s := r.ridgeSupportN(hs, rw, rh, 8) + r.frameEvidence(hf)
+			if screenFaces {
+				s += faceWeight * r.faceAgreement(hs)
+			}
+			props = append(props, scoredGrid{h: hf, s: s})
 		}
 	}
 	sort.Slice(props, func(i, j int) bool { return props[i].s > props[j].s })
@@ -105,7 +124,7 @@ func (r *Reader) findGrid(scale float64, w, h int) (scoredGrid, bool) {
 		try(props[i].h)
 	}
 	if len(all) == 0 {
-		return scoredGrid{}, false
+		return nil
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].s > all[j].s })
 	var seeds []homography
@@ -144,19 +163,22 @@ func (r *Reader) findGrid(scale float64, w, h int) (scoredGrid, bool) {
 	}
 	for i := range screened {
 		screened[i].s += r.frameEvidence(screened[i].h)
+		if screenFaces {
+			screened[i].s += faceWeight * r.faceAgreement(scaleHomography(screened[i].h, scale))
+		}
 	}
 	sort.Slice(screened, func(i, j int) bool { return screened[i].s > screened[j].s })
 	for i := 0; i < len(screened) && i < variantsRefined; i++ {
 		try(screened[i].h)
 	}
-	best := all[0]
-	for _, g := range all {
-		if g.s > best.s {
-			best = g
-		}
-	}
-	return best, true
+	return all
 }
+
+// screenFaces adds the top faces' agreement to the cheap screening of
+// proposals and neighbours: on crowded boards the grids from the blocks
+// have few dividers or frame to show, and were screened out before the
+// faces could speak for them.
+const screenFaces = true
 
 // gridNeighbours map a grid's board coordinates to those of its
 // neighbours: shifted a cell, or with one cell more or fewer, along either
