@@ -1,0 +1,240 @@
+package vision
+
+import (
+	_ "embed"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+)
+
+// The cell classifier. Render and compare scores each hypothesis with a
+// hand-made model of the pieces, and its small misfits (pieces off centre
+// and turned, a set's own proportions, a tower's round crenellated top,
+// lens distortion) add up to about one cell in eight read wrong even with
+// the true corners. A small network, trained on simulated frames
+// (TestTrainCellNet), looks where each height's top would appear over the
+// cell (the colour model's label posteriors, the edges, and
+// whether a nearer cell's pieces cover the place) and at the render and
+// compare scores, and decides. Its output is a probability, which is the
+// cell's confidence.
+
+const (
+	netHeights  = 10
+	netGrid     = 5 // sample points per side of the cell, per height
+	netPerPoint = nPlanes + 3
+	netPoints   = netHeights * netGrid * netGrid
+	netGeom     = 4
+	netInputs   = netPoints*netPerPoint + nHyp + netGeom
+	netHidden   = 64
+)
+
+const netSpread = 0.2
+
+// netZ are the heights (pitches) sampled: the board, the tiers' tops over
+// the sets' range, and pawns' and domes' bodies.
+var netZ = [netHeights]float64{0, 0.3, 0.55, 0.8, 1.0, 1.2, 1.38, 1.6, 1.85, 2.1}
+
+// netSpread is the spacing (pitches) of the sample points about the cell
+// centre: the inner ones inside the narrowest tower's top, the outer ones
+// between level 2's edge and level 1's.
+
+// netClip bounds the standardised inputs.
+const netClip = 4
+
+// cellNet is a one-hidden-layer perceptron over standardised inputs.
+type cellNet struct {
+	mean, sd []float32 // input standardisation
+	w1       []float32 // netHidden x netInputs
+	b1       []float32
+	w2       []float32 // nHyp x netHidden
+	b2       []float32
+}
+
+const netMagic = "CNET"
+
+// MarshalBinary gives the network's file form: the magic, the three layer
+// sizes, then little-endian float32 arrays.
+func (n *cellNet) MarshalBinary() ([]byte, error) {
+	out := []byte(netMagic)
+	for _, v := range []uint32{netInputs, netHidden, nHyp} {
+		out = binary.LittleEndian.AppendUint32(out, v)
+	}
+	for _, a := range [][]float32{n.mean, n.sd, n.w1, n.b1, n.w2, n.b2} {
+		for _, v := range a {
+			out = binary.LittleEndian.AppendUint32(out, math.Float32bits(v))
+		}
+	}
+	return out, nil
+}
+
+// UnmarshalBinary reads MarshalBinary's form; sizes other than this
+// build's are an error (the features changed: train again).
+func (n *cellNet) UnmarshalBinary(data []byte) error {
+	if len(data) < 16 || string(data[:4]) != netMagic {
+		return errors.New("cell network: not a network file")
+	}
+	in, hid, out := binary.LittleEndian.Uint32(data[4:]), binary.LittleEndian.Uint32(data[8:]), binary.LittleEndian.Uint32(data[12:])
+	if in != netInputs || hid != netHidden || out != nHyp {
+		return fmt.Errorf("cell network: sizes %dx%dx%d, this build needs %dx%dx%d (train it again)", in, hid, out, netInputs, netHidden, nHyp)
+	}
+	sizes := []int{netInputs, netInputs, netHidden * netInputs, netHidden, nHyp * netHidden, nHyp}
+	total := 0
+	for _, s := range sizes {
+		total += s
+	}
+	if len(data) != 16+4*total {
+		return fmt.Errorf("cell network: %d bytes, want %d", len(data), 16+4*total)
+	}
+	p := data[16:]
+	arrays := make([][]float32, len(sizes))
+	for k, s := range sizes {
+		a := make([]float32, s)
+		for j := range a {
+			v := math.Float32frombits(binary.LittleEndian.Uint32(p))
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				return errors.New("cell network: a weight is not a number")
+			}
+			a[j] = v
+			p = p[4:]
+		}
+		arrays[k] = a
+	}
+	n.mean, n.sd, n.w1, n.b1, n.w2, n.b2 = arrays[0], arrays[1], arrays[2], arrays[3], arrays[4], arrays[5]
+	return nil
+}
+
+// forward gives the hypotheses' log-probabilities for input x, using
+// hid (netHidden) and xs (netInputs) as scratch.
+func (n *cellNet) forward(x, xs, hid []float32, out *[nHyp]float64) {
+	// Inputs far outside what training showed are clipped: a frame unlike
+	// any simulated one must not drive the network by one odd input.
+	for j := range xs {
+		xs[j] = min(netClip, max(-netClip, (x[j]-n.mean[j])/n.sd[j]))
+	}
+	for h := 0; h < netHidden; h++ {
+		w := n.w1[h*netInputs : (h+1)*netInputs]
+		s := n.b1[h]
+		for j, v := range xs {
+			s += w[j] * v
+		}
+		hid[h] = max(s, 0)
+	}
+	mx := math.Inf(-1)
+	for k := 0; k < nHyp; k++ {
+		w := n.w2[k*netHidden : (k+1)*netHidden]
+		s := n.b2[k]
+		for h, v := range hid {
+			s += w[h] * v
+		}
+		out[k] = float64(s)
+		mx = math.Max(mx, out[k])
+	}
+	var z float64
+	for k := range out {
+		z += math.Exp(out[k] - mx)
+	}
+	lz := mx + math.Log(z)
+	for k := range out {
+		out[k] -= lz
+	}
+}
+
+//go:embed cellnet.bin
+var cellNetBin []byte
+
+// builtinNet is the trained network, or nil when cellnet.bin is missing
+// or does not fit this build (render and compare then decides alone).
+var builtinNet = func() *cellNet {
+	var n cellNet
+	if err := n.UnmarshalBinary(cellNetBin); err != nil {
+		return nil
+	}
+	return &n
+}()
+
+// netFeatures fills c.netIn[i] for every cell from the reading as it
+// stands (c.hyp, c.scores) and the colour model's label log-likelihoods.
+func (c *cellCtx) netFeatures(px *pixels, m *colourModel) {
+	cam := &c.cam
+	o := cam.centre()
+	for i := 0; i < 25; i++ {
+		row, col := i/5, i%5
+		x := c.netIn[i][:]
+		c.drawBase(i)
+		cx, cy := float64(col)+0.5, float64(row)+0.5
+		q := 0
+		for _, z := range netZ {
+			for gy := 0; gy < netGrid; gy++ {
+				for gx := 0; gx < netGrid; gx++ {
+					p := cam.project(cx+netSpread*float64(gx-netGrid/2), cy+netSpread*float64(gy-netGrid/2), z)
+					c.pointFeatures(px, m, i, int(p.X), int(p.Y), x[q:q+netPerPoint])
+					q += netPerPoint
+				}
+			}
+		}
+		// The render and compare scores, relative to the best, in units of
+		// the confidence's temperature.
+		t := confTemp * (float64(c.region[i].Dx()*c.region[i].Dy()) + 1)
+		best := math.Inf(-1)
+		for _, s := range c.scores[i] {
+			best = math.Max(best, s)
+		}
+		for k, s := range c.scores[i] {
+			x[q+k] = float32(math.Max(-20, (s-best)/t))
+		}
+		q += nHyp
+		// Where the camera is, seen from the cell, and the cell's size.
+		dx, dy, dz := o[0]-cx, o[1]-cy, o[2]
+		d := math.Sqrt(dx*dx + dy*dy + dz*dz)
+		a, b := cam.project(cx-0.5, cy, 0), cam.project(cx+0.5, cy, 0)
+		x[q], x[q+1], x[q+2] = float32(dx/d), float32(dy/d), float32(dz/d)
+		x[q+3] = float32(math.Hypot(a.X-b.X, a.Y-b.Y) / 50)
+	}
+}
+
+// pointFeatures gives one sample point's features: the labels' posteriors
+// from their log-likelihoods averaged over the 3x3 pixels about (x, y), the
+// grey contrast, whether a nearer cell covers it, and whether it is out
+// of the frame. The colour itself is left out: the posteriors say what it
+// means in this frame, and a network shown raw colours learns the
+// simulator's palettes (it saw pawns on a plainly drawn green board).
+func (c *cellCtx) pointFeatures(px *pixels, m *colourModel, cell, x, y int, out []float32) {
+	for j := range out {
+		out[j] = 0
+	}
+	if x < max(1, c.netAll.Min.X) || y < max(1, c.netAll.Min.Y) || x >= min(px.w-1, c.netAll.Max.X) || y >= min(px.h-1, c.netAll.Max.Y) {
+		out[netPerPoint-1] = 1
+		return
+	}
+	var sum [nPlanes]float64
+	for dy := -1; dy <= 1; dy++ {
+		o := (y+dy)*px.w + x - 1
+		for l := 0; l < nPlanes; l++ {
+			ll := m.ll[l][o : o+3]
+			sum[l] += float64(ll[0]) + float64(ll[1]) + float64(ll[2])
+		}
+	}
+	mx := math.Inf(-1)
+	for l := range sum {
+		sum[l] /= 9 // the mean: the pixels are not independent evidence
+		mx = math.Max(mx, sum[l])
+	}
+	var z float64
+	for l := range sum {
+		sum[l] = math.Exp(sum[l] - mx)
+		z += sum[l]
+	}
+	for l := range sum {
+		out[l] = float32(sum[l] / z)
+	}
+	if g := c.gray; g.p != nil {
+		gx := float64(g.p[y*g.w+x+1]) - float64(g.p[y*g.w+x-1])
+		gy := float64(g.p[(y+1)*g.w+x]) - float64(g.p[(y-1)*g.w+x])
+		out[nPlanes] = float32(math.Hypot(gx, gy) / 64)
+	}
+	reg := c.region[cell]
+	if x >= reg.Min.X && y >= reg.Min.Y && x < reg.Max.X && y < reg.Max.Y && c.base[y*c.w+x] == labNear {
+		out[nPlanes+1] = 1
+	}
+}

@@ -1,0 +1,391 @@
+package vision
+
+import (
+	"encoding/gob"
+	"flag"
+	"fmt"
+	"math"
+	"math/rand"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var (
+	trainNet    = flag.String("trainnet", "", "train the cell network on these sim seeds (ranges a-b,c-d; never 5000-5039 or from 100000) and rewrite cellnet.bin")
+	valNet      = flag.String("valnet", "20000-20299", "with -trainnet: the seeds it is checked on")
+	netCache    = flag.String("netcache", "", "with -trainnet: keep the collected features in this folder")
+	netEpochs   = flag.Int("netepochs", 20, "with -trainnet: training epochs")
+	netNoWrite  = flag.Bool("netnowrite", false, "with -trainnet: do not rewrite cellnet.bin")
+	netLearning = flag.Float64("netlr", 1e-3, "with -trainnet: Adam's step size")
+	netDecay    = flag.Float64("netdecay", 3e-3, "with -trainnet: weight decay")
+)
+
+// collectRange is collectCells over seeds "a-b".
+func collectRange(t *testing.T, rg string) []netSample {
+	var a, b int64
+	if _, err := fmt.Sscanf(rg, "%d-%d", &a, &b); err != nil {
+		t.Fatalf("seeds %q: want a-b", rg)
+	}
+	if b >= 100000 || (a <= 5039 && b >= 5000) {
+		t.Fatal("seeds from 100000 are the hold-out and 5000-5039 the regression suite: never train on them")
+	}
+	return collectCells(t, a, b)
+}
+
+// netJitter are the spreads (pitches) of the corners moved at random, one
+// reading each, besides the true corners and the grid found.
+var netJitter = []float64{0.02, 0.04}
+
+// netSample is one cell's network inputs and its true hypothesis.
+type netSample struct {
+	X []float32
+	Y int
+}
+
+// collectCells reads each seed with the true corners, and with the grid
+// the reader finds when that grid is right (every corner within a quarter
+// pitch), and gives every cell's inputs with its truth. Render and compare
+// alone decides while collecting.
+func collectCells(t *testing.T, a, b int64) []netSample {
+	if *netCache != "" {
+		name := fmt.Sprintf("%s/cells-%d-%d-%d-j%d.gob", *netCache, a, b, netInputs, len(netJitter))
+		if f, err := os.Open(name); err == nil {
+			var out []netSample
+			err := gob.NewDecoder(f).Decode(&out)
+			f.Close()
+			if err == nil {
+				return out
+			}
+		}
+		out := collectCellsNow(t, a, b)
+		if err := os.MkdirAll(*netCache, 0o755); err == nil {
+			if f, err := os.Create(name); err == nil {
+				gob.NewEncoder(f).Encode(out)
+				f.Close()
+			}
+		}
+		return out
+	}
+	return collectCellsNow(t, a, b)
+}
+
+func collectCellsNow(t *testing.T, a, b int64) []netSample {
+	defer func(f func() *cellNet) { cellNetInUse = f }(cellNetInUse)
+	cellNetInUse = func() *cellNet { return nil }
+	r := NewReader()
+	defer r.Close()
+	var out []netSample
+	add := func(truth [25]int) {
+		for i := 0; i < 25; i++ {
+			x := make([]float32, netInputs)
+			copy(x, r.cc.netIn[i][:])
+			out = append(out, netSample{x, truth[i]})
+		}
+	}
+	for s := a; s <= b; s++ {
+		m, truth := simFrame(t, s)
+		var want [25]int
+		for i, sq := range truth.Board {
+			want[i] = hypIndex(sq)
+		}
+		if _, err := r.ReadWithCorners(m, truth.Corners); err != nil {
+			t.Fatal(err)
+		}
+		add(want)
+		pitch := math.Hypot(truth.Corners[1][0]-truth.Corners[0][0], truth.Corners[1][1]-truth.Corners[0][1]) / 5
+		res, err := r.Read(m)
+		if err == nil && cornerErr(res.Corners, truth.Corners) < pitch/4 {
+			add(want)
+		}
+		// The grids found are a few hundredths of a pitch off: corners
+		// moved that much teach the network to read through it.
+		rng := rand.New(rand.NewSource(s))
+		for _, sd := range netJitter {
+			c := truth.Corners
+			for k := range c {
+				c[k][0] += rng.NormFloat64() * sd * pitch
+				c[k][1] += rng.NormFloat64() * sd * pitch
+			}
+			if _, err := r.ReadWithCorners(m, c); err != nil {
+				t.Fatal(err)
+			}
+			add(want)
+		}
+		m.Close()
+	}
+	return out
+}
+
+// TestTrainCellNet trains the cell network (development step; rewrites
+// cellnet.bin). It prints the check seeds' cells read right by render
+// and compare alone and by the network.
+func TestTrainCellNet(t *testing.T) {
+	if *trainNet == "" {
+		t.Skip("run with -trainnet A-B [-valnet C-D] [-netcache DIR]")
+	}
+	var train, val []netSample
+	for _, rg := range strings.Split(*trainNet, ",") {
+		train = append(train, collectRange(t, rg)...)
+	}
+	val = collectRange(t, *valNet)
+	t.Logf("%d training cells, %d check cells", len(train), len(val))
+	n := fitNet(train, val, *netEpochs, *netLearning, t.Logf)
+	temp := calibrateNet(n, val)
+	t.Logf("temperature %.2f", temp)
+	t.Logf("check cells right: render and compare %.2f%%, network %.2f%%", 100*rcAccuracy(val), 100*netAccuracy(n, val))
+	for _, w := range []float64{0.1, 0.25, 0.5, 1} {
+		t.Logf("  network + %.2f x render and compare: %.2f%%", w, 100*mixAccuracy(n, val, w))
+	}
+	if *netNoWrite {
+		return
+	}
+	data, _ := n.MarshalBinary()
+	if err := os.WriteFile("cellnet.bin", data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// rcAccuracy is the share of samples whose best render and compare score
+// is the truth's.
+func rcAccuracy(v []netSample) float64 {
+	right := 0
+	for _, s := range v {
+		sc := s.X[netPoints*netPerPoint : netPoints*netPerPoint+nHyp]
+		best := 0
+		for k := range sc {
+			if sc[k] > sc[best] {
+				best = k
+			}
+		}
+		if best == s.Y {
+			right++
+		}
+	}
+	return float64(right) / float64(len(v))
+}
+
+// calibrateNet scales the network's outputs by the temperature that fits
+// the check cells' truths best (least cross-entropy), so that its
+// probabilities, the cells' confidences, mean what they say; it gives the
+// temperature.
+func calibrateNet(n *cellNet, v []netSample) float64 {
+	xs, hid := make([]float32, netInputs), make([]float32, netHidden)
+	logits := make([][nHyp]float64, len(v))
+	for i, s := range v {
+		n.forward(s.X, xs, hid, &logits[i])
+	}
+	nll := func(temp float64) float64 {
+		var sum float64
+		for i, s := range v {
+			mx := math.Inf(-1)
+			for _, l := range logits[i] {
+				mx = math.Max(mx, l/temp)
+			}
+			var z float64
+			for _, l := range logits[i] {
+				z += math.Exp(l/temp - mx)
+			}
+			sum -= logits[i][s.Y]/temp - mx - math.Log(z)
+		}
+		return sum
+	}
+	best, bestT := math.Inf(1), 1.0
+	for temp := 0.5; temp <= 4; temp += 0.05 {
+		if l := nll(temp); l < best {
+			best, bestT = l, temp
+		}
+	}
+	for j := range n.w2 {
+		n.w2[j] /= float32(bestT)
+	}
+	for j := range n.b2 {
+		n.b2[j] /= float32(bestT)
+	}
+	return bestT
+}
+
+// mixAccuracy is netAccuracy with the render and compare log-softmax added
+// at weight w.
+func mixAccuracy(n *cellNet, v []netSample, w float64) float64 {
+	right := 0
+	xs, hid := make([]float32, netInputs), make([]float32, netHidden)
+	var lp [nHyp]float64
+	for _, s := range v {
+		n.forward(s.X, xs, hid, &lp)
+		sc := s.X[netPoints*netPerPoint : netPoints*netPerPoint+nHyp]
+		best := 0
+		for k := range lp {
+			lp[k] += w * float64(sc[k])
+			if lp[k] > lp[best] {
+				best = k
+			}
+		}
+		if best == s.Y {
+			right++
+		}
+	}
+	return float64(right) / float64(len(v))
+}
+
+func netAccuracy(n *cellNet, v []netSample) float64 { return mixAccuracy(n, v, 0) }
+
+// netWorker holds one goroutine's scratch and gradients.
+type netWorker struct {
+	grads   [][]float32 // as fitNet's params: w1, b1, w2, b2
+	xs, hid []float32
+	dh      []float32
+	loss    float64
+}
+
+func newNetWorker(params [][]float32) *netWorker {
+	w := &netWorker{xs: make([]float32, netInputs), hid: make([]float32, netHidden), dh: make([]float32, netHidden)}
+	for _, p := range params {
+		w.grads = append(w.grads, make([]float32, len(p)))
+	}
+	return w
+}
+
+// gradients sets the worker's gradients of the cross-entropy summed over
+// the samples picked, and its loss.
+func (wk *netWorker) gradients(n *cellNet, train []netSample, picked []int) {
+	for _, g := range wk.grads {
+		for j := range g {
+			g[j] = 0
+		}
+	}
+	wk.loss = 0
+	var out [nHyp]float64
+	xs, hid, dh := wk.xs, wk.hid, wk.dh
+	for _, idx := range picked {
+		s := train[idx]
+		n.forward(s.X, xs, hid, &out)
+		wk.loss -= out[s.Y]
+		// Output gradient: softmax minus one-hot.
+		for h := range dh {
+			dh[h] = 0
+		}
+		for k := 0; k < nHyp; k++ {
+			g := float32(math.Exp(out[k]))
+			if k == s.Y {
+				g--
+			}
+			wk.grads[3][k] += g
+			w := n.w2[k*netHidden : (k+1)*netHidden]
+			gw := wk.grads[2][k*netHidden : (k+1)*netHidden]
+			for h, v := range hid {
+				gw[h] += g * v
+				dh[h] += g * w[h]
+			}
+		}
+		for h := 0; h < netHidden; h++ {
+			if hid[h] <= 0 {
+				continue
+			}
+			g := dh[h]
+			wk.grads[1][h] += g
+			gw := wk.grads[0][h*netInputs : (h+1)*netInputs]
+			for j, v := range xs {
+				gw[j] += g * v
+			}
+		}
+	}
+}
+
+// fitNet trains a network by Adam on minibatches of the cross-entropy.
+func fitNet(train, val []netSample, epochs int, lr float64, logf func(string, ...any)) *cellNet {
+	rng := rand.New(rand.NewSource(1))
+	n := &cellNet{
+		mean: make([]float32, netInputs), sd: make([]float32, netInputs),
+		w1: make([]float32, netHidden*netInputs), b1: make([]float32, netHidden),
+		w2: make([]float32, nHyp*netHidden), b2: make([]float32, nHyp),
+	}
+	// Standardise each input over the training cells.
+	for j := 0; j < netInputs; j++ {
+		var s, s2 float64
+		for _, c := range train {
+			v := float64(c.X[j])
+			s += v
+			s2 += v * v
+		}
+		m := s / float64(len(train))
+		n.mean[j] = float32(m)
+		n.sd[j] = float32(math.Sqrt(math.Max(s2/float64(len(train))-m*m, 0)) + 1e-3)
+	}
+	for j := range n.w1 {
+		n.w1[j] = float32(rng.NormFloat64() * math.Sqrt(2/float64(netInputs)))
+	}
+	for j := range n.w2 {
+		n.w2[j] = float32(rng.NormFloat64() * math.Sqrt(1/float64(netHidden)))
+	}
+	params := [][]float32{n.w1, n.b1, n.w2, n.b2}
+	mom := make([][]float32, len(params))
+	vel := make([][]float32, len(params))
+	for k, p := range params {
+		mom[k] = make([]float32, len(p))
+		vel[k] = make([]float32, len(p))
+	}
+	// Each worker takes a share of every minibatch into its own gradients.
+	workers := make([]*netWorker, max(1, runtime.NumCPU()))
+	for w := range workers {
+		workers[w] = newNetWorker(params)
+	}
+	const batch = 64
+	decay := float32(*netDecay)
+	const b1, b2 = 0.9, 0.999
+	step := 0
+	order := rng.Perm(len(train))
+	for ep := 0; ep < epochs; ep++ {
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		rate := lr
+		if ep >= epochs*3/4 {
+			rate = lr / 10
+		}
+		var loss float64
+		for at := 0; at < len(order); at += batch {
+			end := min(at+batch, len(order))
+			var wg sync.WaitGroup
+			share := (end - at + len(workers) - 1) / len(workers)
+			for w, wk := range workers {
+				lo, hi := at+w*share, min(at+(w+1)*share, end)
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					wk.gradients(n, train, order[min(lo, hi):hi])
+				}()
+			}
+			wg.Wait()
+			grads := workers[0].grads
+			for _, wk := range workers {
+				loss += wk.loss
+				if wk == workers[0] {
+					continue
+				}
+				for k := range grads {
+					for j, v := range wk.grads[k] {
+						grads[k][j] += v
+					}
+				}
+			}
+			step++
+			inv := 1 / float32(end-at)
+			c1 := 1 - math.Pow(b1, float64(step))
+			c2 := 1 - math.Pow(b2, float64(step))
+			for k, p := range params {
+				g, m, v := grads[k], mom[k], vel[k]
+				for j := range p {
+					gj := g[j]*inv + decay*p[j]
+					m[j] = b1*m[j] + (1-b1)*gj
+					v[j] = b2*v[j] + (1-b2)*gj*gj
+					p[j] -= float32(rate * float64(m[j]) / c1 / (math.Sqrt(float64(v[j])/c2) + 1e-8))
+				}
+			}
+		}
+		if ep%5 == 4 || ep == epochs-1 {
+			logf("epoch %d: loss %.4f, check cells right %.2f%%", ep+1, loss/float64(len(train)), 100*netAccuracy(n, val))
+		}
+	}
+	return n
+}
