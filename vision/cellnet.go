@@ -25,7 +25,8 @@ const (
 	netPerPoint = nPlanes + 3
 	netPoints   = netHeights * netGrid * netGrid
 	netGeom     = 4
-	netInputs   = netPoints*netPerPoint + nHyp + netGeom
+	netScoresAt = netPoints * netPerPoint // where the render and compare scores start
+	netInputs   = netScoresAt + nHyp + netGeom
 	netHidden   = 64
 )
 

@@ -153,7 +153,7 @@ func TestTrainCellNet(t *testing.T) {
 func rcAccuracy(v []netSample) float64 {
 	right := 0
 	for _, s := range v {
-		sc := s.X[netPoints*netPerPoint : netPoints*netPerPoint+nHyp]
+		sc := s.X[netScoresAt : netScoresAt+nHyp]
 		best := 0
 		for k := range sc {
 			if sc[k] > sc[best] {
@@ -215,7 +215,7 @@ func mixAccuracy(n *cellNet, v []netSample, w float64) float64 {
 	var lp [nHyp]float64
 	for _, s := range v {
 		n.forward(s.X, xs, hid, &lp)
-		sc := s.X[netPoints*netPerPoint : netPoints*netPerPoint+nHyp]
+		sc := s.X[netScoresAt : netScoresAt+nHyp]
 		best := 0
 		for k := range lp {
 			lp[k] += w * float64(sc[k])

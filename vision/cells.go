@@ -174,7 +174,7 @@ func (r *Reader) readCells(h homography, res *Result) {
 		// A pawn that render and compare finds far worse than its best
 		// reading is not seen: the network has only been taught simulated
 		// frames, and sees pawns on bare cells of frames unlike them.
-		rc := c.netIn[i][netPoints*netPerPoint:]
+		rc := c.netIn[i][netScoresAt:]
 		mx := math.Inf(-1)
 		for k := range lp {
 			if sq := hypSquare(k); sq.Occupant != observation.Empty && float64(rc[k]) < -pawnVeto {
