@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand"
 	"sort"
 	"strings"
 	"sync"
@@ -45,6 +46,32 @@ func (w *withTruth) Read(img gocv.Mat) (vision.Result, error) {
 // read with its true corners (CONTRACT's --corners).
 func RunWithTrueCorners(ctx context.Context, seeds []int64, reader CornerReader) Report {
 	return run(ctx, seeds, &withTruth{r: reader})
+}
+
+// NearReader also reads near hinted corners; *vision.Reader satisfies it.
+type NearReader interface {
+	Reader
+	ReadNear(img gocv.Mat, corners [4][2]float64) (vision.Result, error)
+}
+
+// withHint reads each frame near its true corners nudged by up to jitter
+// pitches (sim.Nudge, seeded by the frame's seed): a camera that stayed put
+// since its grid was found, give or take a knock.
+type withHint struct {
+	r       NearReader
+	jitter  float64
+	corners [4][2]float64
+}
+
+func (w *withHint) Read(img gocv.Mat) (vision.Result, error) {
+	return w.r.ReadNear(img, w.corners)
+}
+
+// RunNear is Run with each frame read near a hinted grid: its true corners
+// nudged by up to jitter pitches, as when the calibration's or the last
+// frame's grid is known.
+func RunNear(ctx context.Context, seeds []int64, reader NearReader, jitter float64) Report {
+	return run(ctx, seeds, &withHint{r: reader, jitter: jitter})
 }
 
 // Sample is one seed's outcome.
@@ -216,8 +243,11 @@ func measure(rd rendered, reader Reader) Sample {
 		s.Wrong = 25
 		return s
 	}
-	if wt, ok := reader.(*withTruth); ok {
-		wt.corners = t.Corners
+	switch wr := reader.(type) {
+	case *withTruth:
+		wr.corners = t.Corners
+	case *withHint:
+		wr.corners = sim.Nudge(t.Corners, wr.jitter, rand.New(rand.NewSource(rd.seed)))
 	}
 	res, err := reader.Read(rd.mat)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 var (
 	seedsFlag   = flag.String("seeds", "", "run the harness on these seeds (e.g. 100000-100499) and print the report")
 	trueCorners = flag.Bool("truecorners", false, "with -seeds: read with the true corners (measure the cell reading alone)")
+	nearJitter  = flag.Float64("near", -1, "with -seeds: read near the true corners nudged by up to this many pitches (a known grid, a camera that stayed put)")
 )
 
 func parseSeeds(s string) ([]int64, error) {
@@ -49,9 +50,12 @@ func TestHarness(t *testing.T) {
 	r := vision.NewReader()
 	defer r.Close()
 	var rep Report
-	if *trueCorners {
+	switch {
+	case *trueCorners:
 		rep = RunWithTrueCorners(context.Background(), seeds, r)
-	} else {
+	case *nearJitter >= 0:
+		rep = RunNear(context.Background(), seeds, r, *nearJitter)
+	default:
 		rep = Run(context.Background(), seeds, r)
 	}
 	rep.WriteText(os.Stdout)

@@ -33,6 +33,11 @@ type Profile struct {
 	Board []string `json:"board"`
 	// Corners are the grid's outer corners in the photo (A1, A5, E5, E1).
 	Corners [4][2]float64 `json:"corners"`
+	// Width and Height are the photo's size in pixels (0 in files written
+	// before they were kept): a frame of the same size from a camera that
+	// has not moved has its grid near Corners.
+	Width  int `json:"width,omitempty"`
+	Height int `json:"height,omitempty"`
 	// Agreed is how many cells of the photo the built-in colours read as
 	// Board says, and AgreedAfter how many the learned colours do.
 	Agreed      int `json:"agreed"`
@@ -99,10 +104,23 @@ func Calibrate(img gocv.Mat, board observation.Board, corners *[4][2]float64) (P
 		Created:     time.Now().UTC().Truncate(time.Second),
 		Board:       board.Tokens(),
 		Corners:     res.Corners,
+		Width:       img.Cols(),
+		Height:      img.Rows(),
 		Agreed:      agreeing(board, res.Board),
 		AgreedAfter: agreeing(board, after.Board),
 		Colours:     col,
 	}, nil
+}
+
+// GridHint gives the calibration's corners as where a frame's grid should
+// be, when the frame is the size of the calibration's photo (or that size
+// is unknown): the camera is expected not to have moved since.
+func (p Profile) GridHint(width, height int) (*[4][2]float64, bool) {
+	if p.Width != 0 && (p.Width != width || p.Height != height) {
+		return nil, false
+	}
+	c := p.Corners
+	return &c, true
 }
 
 // agreeing counts the cells read exactly as stated.

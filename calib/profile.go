@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"companion/observation"
+	"companion/vision"
 )
 
 // maxFileSize caps what Load reads: a profile is about 130 kB.
@@ -117,6 +118,9 @@ func decode(data []byte) (Profile, error) {
 	}
 	if p.Colours == nil {
 		return Profile{}, fmt.Errorf("%w: no colours", ErrDamaged)
+	}
+	if p.Width < 0 || p.Height < 0 || p.Width > vision.MaxSide || p.Height > vision.MaxSide || (p.Width == 0) != (p.Height == 0) {
+		return Profile{}, fmt.Errorf("%w: photo size %dx%d", ErrDamaged, p.Width, p.Height)
 	}
 	if _, err := observation.Parse(p.Board); err != nil {
 		return Profile{}, fmt.Errorf("%w: %v", ErrDamaged, err)

@@ -21,6 +21,8 @@ func testProfile() Profile {
 		Source:      "setup.jpg",
 		Board:       Suggested,
 		Corners:     [4][2]float64{{100, 50}, {500, 52.5}, {560, 400}, {60, 398}},
+		Width:       640,
+		Height:      480,
 		Agreed:      22,
 		AgreedAfter: 25,
 		Colours:     vision.BuiltinColours(),
@@ -92,6 +94,8 @@ func TestLoadErrors(t *testing.T) {
 		{"bad board", write("board.json", badBoard), "level must be 0-4", ErrDamaged},
 		{"bad colours", write("colours.json", badColours), "damaged", ErrDamaged},
 		{"trailing data", write("trail.json", append(bytes.Clone(data), "{}"...)), "after top-level value", ErrDamaged},
+		{"negative width", write("negw.json", bytes.Replace(data, []byte(`"width": 640`), []byte(`"width": -640`), 1)), "photo size", ErrDamaged},
+		{"width without height", write("noh.json", bytes.Replace(data, []byte(`"height": 480`), []byte(`"height": 0`), 1)), "photo size", ErrDamaged},
 		{"too large", write("large.json", bytes.Repeat([]byte(" "), maxFileSize+10)), "larger than", ErrDamaged},
 	}
 	for _, tt := range tests {
@@ -160,4 +164,28 @@ func FuzzLoad(f *testing.F) {
 			t.Fatalf("round trip changed the profile:\n%+v\n%+v", p, q)
 		}
 	})
+}
+
+func TestGridHint(t *testing.T) {
+	p := testProfile()
+	tests := []struct {
+		name          string
+		width, height int
+		profileW      int
+		want          bool
+	}{
+		{"same size", 640, 480, 640, true},
+		{"other size", 1280, 720, 640, false},
+		{"size unknown (older file)", 1280, 720, 0, true},
+	}
+	for _, tt := range tests {
+		p.Width = tt.profileW
+		if tt.profileW == 0 {
+			p.Height = 0
+		}
+		c, ok := p.GridHint(tt.width, tt.height)
+		if ok != tt.want || (ok && *c != p.Corners) || (!ok && c != nil) {
+			t.Errorf("%s: GridHint = %v, %v; want %v with the profile's corners", tt.name, c, ok, tt.want)
+		}
+	}
 }

@@ -3,6 +3,7 @@ package vision
 import (
 	"errors"
 	"fmt"
+	"math/rand"
 	"testing"
 
 	"companion/sim"
@@ -16,13 +17,26 @@ var benchSeeds = []int64{1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007}
 
 // BenchmarkRead times recognition alone (decoding excluded) per frame, over
 // several simulated frames rendered off the clock, at the two usual sizes.
-func BenchmarkRead(b *testing.B) { benchRead(b, false) }
+func BenchmarkRead(b *testing.B) { benchRead(b, readSearch) }
 
 // BenchmarkReadWithCorners times the same frames read with their true
 // corners given: the cell reading without the grid search.
-func BenchmarkReadWithCorners(b *testing.B) { benchRead(b, true) }
+func BenchmarkReadWithCorners(b *testing.B) { benchRead(b, readCorners) }
 
-func benchRead(b *testing.B, withCorners bool) {
+// BenchmarkReadNear times the same frames read near their true corners
+// knocked by up to a tenth of a pitch: a camera that stayed put since its
+// grid was found (the calibration's, or the last frame's).
+func BenchmarkReadNear(b *testing.B) { benchRead(b, readNear) }
+
+type readMode int
+
+const (
+	readSearch readMode = iota
+	readCorners
+	readNear
+)
+
+func benchRead(b *testing.B, mode readMode) {
 	for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
 		b.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(b *testing.B) {
 			r := NewReader()
@@ -39,16 +53,23 @@ func benchRead(b *testing.B, withCorners bool) {
 				}
 				defer m.Close()
 				frames = append(frames, m)
-				corners = append(corners, truth.Corners)
+				c := truth.Corners
+				if mode == readNear {
+					c = sim.Nudge(c, 0.1, rand.New(rand.NewSource(seed)))
+				}
+				corners = append(corners, c)
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				k := i % len(frames)
 				var err error
-				if withCorners {
+				switch mode {
+				case readCorners:
 					_, err = r.ReadWithCorners(frames[k], corners[k])
-				} else {
+				case readNear:
+					_, err = r.ReadNear(frames[k], corners[k])
+				default:
 					_, err = r.Read(frames[k])
 				}
 				if err != nil && !errors.Is(err, ErrNoGrid) {

@@ -15,17 +15,6 @@ import (
 
 var dbgGridN = flag.Int("gridn", 0, "survey findGrid's candidates on this many seeds from -surveyseed")
 
-// pitchErr is the worst corner error of c against the truth t, in pitches
-// of the true grid.
-func pitchErr(c, t [4][2]float64) float64 {
-	pitch := 0.0
-	for i := 0; i < 4; i++ {
-		a, b := t[i], t[(i+1)%4]
-		pitch += math.Hypot(a[0]-b[0], a[1]-b[1]) / 20
-	}
-	return cornerErr(c, t) / pitch
-}
-
 // TestSurveyGrid sorts each seed's localisation into right, wrong and
 // refused, and for the failures tells whether some scored candidate was
 // right (a scoring failure) or none was (a proposal failure), and how the

@@ -56,8 +56,13 @@ func (r *Reader) locateGrid(scale float64, w, h int) (homography, float64, float
 	// the frame's evidence: wrong grids score up to about 0.5, right ones
 	// 0.55 to 1. The top faces help choose a grid but not this: a grid a
 	// fifth of a cell off still has its faces near its cells' centres.
-	conf := math.Min(1, math.Max(0.05, (best.base-0.35)/0.4))
-	return g, best.s, conf, true
+	return g, best.s, gridConfidence(best.base), true
+}
+
+// gridConfidence maps a grid's dividers-and-frame score to how sure its
+// place is, in 0.05..1.
+func gridConfidence(base float64) float64 {
+	return math.Min(1, math.Max(0.05, (base-0.35)/0.4))
 }
 
 // findGrid gives the best grid (full-resolution frame) and its scores;

@@ -103,6 +103,12 @@ func (r *Reader) ReadImage(img image.Image) (Result, error) {
 }
 
 func (r *Reader) read(img gocv.Mat, corners *[4][2]float64) (Result, error) {
+	return r.readHinted(img, corners, nil)
+}
+
+// readHinted reads img with the given corners, or near the hinted ones, or
+// (both nil) with the full search.
+func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result, error) {
 	start := time.Now()
 	var res Result
 	if img.Empty() || img.Cols() < 64 || img.Rows() < 64 {
@@ -121,10 +127,15 @@ func (r *Reader) read(img gocv.Mat, corners *[4][2]float64) (Result, error) {
 			return res, fmt.Errorf("vision: the given corners do not form a convex quadrilateral")
 		}
 	} else {
-		var best float64
 		var found bool
-		h, best, gridConf, found = r.locateGrid(scale, src.Cols(), src.Rows())
-		if !found || best < minDividers {
+		if near != nil {
+			h, gridConf, found = r.locateNear(*near, scale, src.Cols(), src.Rows())
+		} else {
+			var best float64
+			h, best, gridConf, found = r.locateGrid(scale, src.Cols(), src.Rows())
+			found = found && best >= minDividers
+		}
+		if !found {
 			return res, ErrNoGrid
 		}
 	}

@@ -109,14 +109,6 @@ func TestSurveyFrame(t *testing.T) {
 	fmt.Println("near", near, "of", *dbgFrameN, "with grids", found, "; any candidate near", candNear, "chosen near", chosenNear, "variant near", varNear, "outline near", outerNear)
 }
 
-func cornerErr(c, t [4][2]float64) float64 {
-	e := 0.0
-	for k := range c {
-		e = math.Max(e, math.Hypot(c[k][0]-t[k][0], c[k][1]-t[k][1]))
-	}
-	return e
-}
-
 var dbgSegSeed = flag.Int64("segpng", 0, "write /tmp/seg-N.png: the frame regions, outlines and grids of seed N")
 
 // TestSegPNG draws the reduced frame with the frame regions tinted, their

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -150,6 +151,38 @@ func TestCalibrateThenRead(t *testing.T) {
 	}
 	if right < 23 {
 		t.Errorf("read --calib read only %d of 25 cells of the calibration photo right: %s", right, stdout)
+	}
+	if p.Width != sc.Width || p.Height != sc.Height {
+		t.Errorf("profile photo size %dx%d, want %dx%d", p.Width, p.Height, sc.Width, sc.Height)
+	}
+	// Later in the game, the camera unmoved: read --calib expects the grid
+	// where the calibration found it, with no corners given.
+	later := sc
+	later.Board = sim.RandomScene(20002).Board
+	img2, _ := sim.Render(later)
+	data2, err := sim.EncodeJPEG(img2, sc.JPEGQuality)
+	if err != nil {
+		t.Fatal(err)
+	}
+	photo2 := filepath.Join(dir, "later.jpg")
+	if err := os.WriteFile(photo2, data2, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = runCLI(t, "", "read", photo2, "--json", "--calib", out)
+	if code != 0 {
+		t.Fatalf("read --calib of a later frame exit %d: %s", code, stderr)
+	}
+	var later2 struct {
+		Corners [][]float64 `json:"corners"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &later2); err != nil || len(later2.Corners) != 4 {
+		t.Fatalf("read --calib output: %v: %s", err, stdout)
+	}
+	pitch := math.Hypot(truth.Corners[1][0]-truth.Corners[0][0], truth.Corners[1][1]-truth.Corners[0][1]) / 5
+	for i, c := range later2.Corners {
+		if e := math.Hypot(c[0]-truth.Corners[i][0], c[1]-truth.Corners[i][1]); e > 0.25*pitch {
+			t.Errorf("read --calib of a later frame: corner %d %.1f px off (pitch %.0f px)", i, e, pitch)
+		}
 	}
 	// A board that is not the photo's is refused, naming cells.
 	code, _, stderr = runCLI(t, "", "calibrate", photo, "--board", "4 4 4 4 4/4 4 4 4 4/4 4 4 4 4/3 3 3 3 3/2 2 2 2 2", "--corners", corners, "--out", filepath.Join(dir, "wrong.json"))

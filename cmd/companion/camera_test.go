@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,7 +27,7 @@ func TestParseCorners(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := parseCorners(tt.in)
+			c, err := parseCorners("corners", tt.in)
 			if (err == nil) != tt.ok {
 				t.Fatalf("parseCorners(%q) error %v, want ok=%v", tt.in, err, tt.ok)
 			}
@@ -106,6 +107,28 @@ func TestRenderThenRead(t *testing.T) {
 			}
 		}
 	}
+
+	// --near: from the true corners knocked by up to a tenth of a pitch,
+	// the grid is found (every corner within a quarter pitch, the
+	// harness's measure of a right grid).
+	nudged := sim.Nudge(truth.Corners, 0.1, rand.New(rand.NewSource(7)))
+	var near []string
+	for _, c := range nudged {
+		near = append(near, fmt.Sprint(c[0]), fmt.Sprint(c[1]))
+	}
+	io, _, out, errOut = testStreams()
+	if code := run([]string{"read", img, "--json", "--near", strings.Join(near, ",")}, io); code != 0 {
+		t.Fatalf("read --near exit %d with stderr %q", code, errOut)
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("read --near --json printed %q: %v", out, err)
+	}
+	pitch := math.Hypot(truth.Corners[1][0]-truth.Corners[0][0], truth.Corners[1][1]-truth.Corners[0][1]) / 5
+	for i, c := range got.Corners {
+		if e := math.Hypot(c[0]-truth.Corners[i][0], c[1]-truth.Corners[i][1]); e > 0.25*pitch {
+			t.Errorf("--near corner %d = %v, %.1f px from the truth %v (pitch %.0f px)", i, c, e, truth.Corners[i], pitch)
+		}
+	}
 }
 
 func TestReadBadInput(t *testing.T) {
@@ -123,8 +146,11 @@ func TestReadBadInput(t *testing.T) {
 		{"not an image", []string{"read", notImage, "--json"}, "not a PNG or JPEG"},
 		{"no argument", []string{"read"}, "one image file"},
 		{"bad corners", []string{"read", notImage, "--corners", "1,2"}, "want 8 numbers"},
+		{"bad near", []string{"read", notImage, "--near", "1,2,3,4,5,6,7,y"}, "--near"},
+		{"corners and near", []string{"read", notImage, "--near", "1,2,3,4,5,6,7,8", "--corners", "1,2,3,4,5,6,7,8"}, "use one"},
 		{"render without out", []string{"render", "--seed", "1"}, "out"},
 		{"accuracy n zero", []string{"accuracy", "--n", "0"}, "--n 0"},
+		{"accuracy near negative", []string{"accuracy", "--near", "-0.5"}, "--near -0.5"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -17,6 +17,7 @@ type readOptions struct {
 	Image   string
 	JSON    bool
 	Corners *[4][2]float64 // nil: find the grid
+	Near    *[4][2]float64 // where the grid should be (the camera stayed put), or nil
 	Calib   string         // a calibration file from companion calibrate, or ""
 }
 
@@ -37,7 +38,7 @@ type readOutput struct {
 
 func newReadCmd(io *streams, runF func(*readOptions) error) *cobra.Command {
 	opts := &readOptions{IO: io}
-	var corners func() (*[4][2]float64, error)
+	var corners, near func() (*[4][2]float64, error)
 	cmd := &cobra.Command{
 		Use:   "read <image> [--json] [--corners x1,y1,x2,y2,x3,y3,x4,y4] [--calib <file>]",
 		Short: "Read one photo of the board: grid corners, levels, pawns",
@@ -49,10 +50,18 @@ the pawn on it (B blue builder, L light enemy, D dark enemy).
 left), A5 (top right), E5 (bottom right), E1 (bottom left), and skips the
 search for the grid.
 
---calib reads with the colours 'companion calibrate' learned for your set.`,
+--near gives where the grid should be, in the same form, when the camera
+has not moved since it was found (the corners of an earlier read): the grid
+is refined from there, which is faster and holds on crowded boards. If it
+is not there, the grid is searched for as usual.
+
+--calib reads with the colours 'companion calibrate' learned for your set,
+and, for a photo of the calibration photo's size, expects the grid where
+the calibration found it (as --near; --corners or --near override it).`,
 		Example: `  companion read table.jpg
   companion read table.jpg --json
   companion read table.jpg --json --corners 400,100,880,100,1000,650,280,650
+  companion read table.jpg --near 400,100,880,100,1000,650,280,650
   companion read table.jpg --calib my-set.calib.json`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
@@ -66,6 +75,12 @@ search for the grid.
 			if opts.Corners, err = corners(); err != nil {
 				return err
 			}
+			if opts.Near, err = near(); err != nil {
+				return err
+			}
+			if opts.Corners != nil && opts.Near != nil {
+				return flagErrorf("--corners and --near both give the grid: use one")
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -74,6 +89,7 @@ search for the grid.
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print CONTRACT.md's JSON instead of a drawing")
 	corners = addCornersFlag(cmd)
+	near = addGridFlag(cmd, "near", "where the grid should be, A1,A5,E5,E1 as x1,y1,...,x4,y4 (refined from there; searched for if not there)")
 	cmd.Flags().StringVar(&opts.Calib, "calib", "", "read with the colours of this calibration file (from companion calibrate)")
 	return cmd
 }
@@ -81,12 +97,17 @@ search for the grid.
 // addCornersFlag adds --corners to cmd; the func it returns parses the
 // flag, giving nil when it was not set.
 func addCornersFlag(cmd *cobra.Command) func() (*[4][2]float64, error) {
-	s := cmd.Flags().String("corners", "", "grid corners A1,A5,E5,E1 as x1,y1,...,x4,y4 (skips finding the grid)")
+	return addGridFlag(cmd, "corners", "grid corners A1,A5,E5,E1 as x1,y1,...,x4,y4 (skips finding the grid)")
+}
+
+// addGridFlag adds a flag of eight pixel coordinates named name.
+func addGridFlag(cmd *cobra.Command, name, usage string) func() (*[4][2]float64, error) {
+	s := cmd.Flags().String(name, "", usage)
 	return func() (*[4][2]float64, error) {
-		if !cmd.Flags().Changed("corners") {
+		if !cmd.Flags().Changed(name) {
 			return nil, nil
 		}
-		c, err := parseCorners(*s)
+		c, err := parseCorners(name, *s)
 		if err != nil {
 			return nil, err
 		}
@@ -94,17 +115,17 @@ func addCornersFlag(cmd *cobra.Command) func() (*[4][2]float64, error) {
 	}
 }
 
-// parseCorners reads eight comma-separated pixel coordinates.
-func parseCorners(s string) ([4][2]float64, error) {
+// parseCorners reads flag name's eight comma-separated pixel coordinates.
+func parseCorners(name, s string) ([4][2]float64, error) {
 	var c [4][2]float64
 	parts := strings.Split(s, ",")
 	if len(parts) != 8 {
-		return c, flagErrorf("--corners %q: want 8 numbers x1,y1,x2,y2,x3,y3,x4,y4 (A1, A5, E5, E1), got %d", s, len(parts))
+		return c, flagErrorf("--%s %q: want 8 numbers x1,y1,x2,y2,x3,y3,x4,y4 (A1, A5, E5, E1), got %d", name, s, len(parts))
 	}
 	for i, p := range parts {
 		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return c, flagErrorf("--corners %q: %q is not a number", s, strings.TrimSpace(p))
+			return c, flagErrorf("--%s %q: %q is not a number", name, s, strings.TrimSpace(p))
 		}
 		c[i/2][i%2] = v
 	}
@@ -112,13 +133,13 @@ func parseCorners(s string) ([4][2]float64, error) {
 }
 
 func readRun(opts *readOptions) error {
-	var colours *vision.Colours
+	var profile *calib.Profile
 	if opts.Calib != "" {
 		p, err := calib.Load(opts.Calib)
 		if err != nil {
 			return err
 		}
-		colours = p.Colours
+		profile = &p
 	}
 	img, err := vision.DecodeFile(opts.Image)
 	if err != nil {
@@ -127,11 +148,20 @@ func readRun(opts *readOptions) error {
 	defer img.Close()
 	r := vision.NewReader()
 	defer r.Close()
-	r.SetColours(colours)
+	near := opts.Near
+	if profile != nil {
+		r.SetColours(profile.Colours)
+		if hint, ok := profile.GridHint(img.Cols(), img.Rows()); ok && near == nil {
+			near = hint
+		}
+	}
 	var res vision.Result
-	if opts.Corners != nil {
+	switch {
+	case opts.Corners != nil:
 		res, err = r.ReadWithCorners(img, *opts.Corners)
-	} else {
+	case near != nil:
+		res, err = r.ReadNear(img, *near)
+	default:
 		res, err = r.Read(img)
 	}
 	if err != nil {

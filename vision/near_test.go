@@ -1,0 +1,69 @@
+package vision
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+
+	"companion/sim"
+)
+
+// TestReadNear: from hints a little off the true grid (a camera that
+// stayed put), the grid is found far more often than by the search alone;
+// from hints of a camera that moved, no less often (the search takes over).
+// Seeds 20100-20119 were not used to set the thresholds (1000-1299 were).
+func TestReadNear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 20 frames four ways")
+	}
+	r := NewReader()
+	defer r.Close()
+	rng := rand.New(rand.NewSource(5))
+	var search, nudged, moved, sure int
+	const n = 20
+	for s := int64(20100); s < 20100+n; s++ {
+		m, truth := simFrame(t, s)
+		right := func(res Result, err error) bool {
+			return err == nil && pitchErr(res.Corners, truth.Corners) < 0.25
+		}
+		if right(r.Read(m)) {
+			search++
+		}
+		res, err := r.ReadNear(m, sim.Nudge(truth.Corners, 0.1, rng))
+		if right(res, err) {
+			nudged++
+			if res.GridConfidence >= nearSureConfidence {
+				sure++
+			}
+		} else if err == nil && res.GridConfidence >= nearSureConfidence {
+			t.Errorf("seed %d: a nudged hint gave a wrong grid at grid confidence %.2f", s, res.GridConfidence)
+		}
+		ht, _ := homographyFromCorners(truth.Corners)
+		if right(r.ReadNear(m, cornersOf(mul3(ht, bump(rng))))) {
+			moved++
+		}
+		m.Close()
+	}
+	t.Logf("grids right of %d: search %d, near a nudged hint %d (%d sure), near a moved camera's %d", n, search, nudged, sure, moved)
+	if nudged < n-1 || nudged < search+3 {
+		t.Errorf("near a nudged hint %d grids right of %d; want at least %d and 3 more than the search's %d", nudged, n, n-1, search)
+	}
+	if sure < n/2 {
+		t.Errorf("only %d of %d nudged hints were sure enough to skip the search", sure, n)
+	}
+	if moved < search-1 {
+		t.Errorf("near a moved camera's hint %d grids right; the search alone finds %d", moved, search)
+	}
+}
+
+// bump is a random move of the board in its own coordinates, as a camera
+// knocked on the table sees it: up to 1.5 cells over, 0.8 to 1.25 times the
+// size, turned up to 10 degrees, about the board's centre.
+func bump(rng *rand.Rand) homography {
+	sc := math.Exp((rng.Float64()*2 - 1) * math.Log(1.25))
+	a := (rng.Float64()*2 - 1) * 10 * math.Pi / 180
+	tx, ty := (rng.Float64()*2-1)*1.5, (rng.Float64()*2-1)*1.5
+	c, s := sc*math.Cos(a), sc*math.Sin(a)
+	// p -> R(p - 2.5) + 2.5 + t
+	return homography{c, -s, 2.5 - c*2.5 + s*2.5 + tx, s, c, 2.5 - s*2.5 - c*2.5 + ty, 0, 0, 1}
+}
