@@ -39,7 +39,7 @@ well the reader does when the grid's place is known from earlier.
 Seeds below 10000 are the ones the reader was tuned on; measure on others.`,
 		Example: `  companion accuracy --from 100000 --n 500
   companion accuracy --from 100000 --n 500 --near 0.1`,
-		Args:    noArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Count < 1 || opts.Count > 1000000 {
 				return flagErrorf("--n %d: want 1 to 1000000", opts.Count)
