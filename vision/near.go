@@ -63,13 +63,26 @@ func (r *Reader) nearGrid(c [4][2]float64, scale float64, w, h int) (hintedGrid,
 	if !ok || !plausibleGrid(c, w, h) {
 		return hintedGrid{}, false
 	}
+	stands := func(g homography) bool {
+		gc := cornersOf(g)
+		return plausibleGrid(gc, w, h) && squareError(g, w, h) < maxSquareError && pitchErr(gc, c) <= nearMaxDrift
+	}
 	g, share := r.refineDividers(h0, nearRounds, linePoints)
-	gc := cornersOf(g)
-	if !plausibleGrid(gc, w, h) || squareError(g, w, h) >= maxSquareError || pitchErr(gc, c) > nearMaxDrift {
-		return hintedGrid{}, false
+	refined := stands(g)
+	if !refined {
+		// A line went astray (onto a block's edge): refine once more from
+		// the nearest square, else keep the hint as it is; neither is sure.
+		if gs, ss := r.refineDividers(squared(g, w, h), 1, linePoints); stands(gs) {
+			g, share = gs, ss
+		} else if stands(h0) {
+			g = h0
+			_, share = r.refineDividers(h0, 1, linePoints)
+		} else {
+			return hintedGrid{}, false
+		}
 	}
 	hg := hintedGrid{h: g, base: share + r.frameEvidence(g)}
-	if hg.base >= nearSureBase {
+	if refined && hg.base >= nearSureBase {
 		own := r.screenScore(g, scale, w, h)
 		hg.sure = true
 		for _, a := range nearNeighbours {
