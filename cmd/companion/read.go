@@ -193,7 +193,11 @@ func readRun(opts *readOptions) error {
 	}
 	fmt.Fprintf(w, "(? = unsure; read in %.1f ms)\n", res.Millis)
 	if res.GridConfidence < unsureGrid {
-		fmt.Fprintf(w, "The board's outline itself is uncertain (%.2f): check that the whole board is in view and lit, or give its corners with --corners.\n", res.GridConfidence)
+		advice := "check that the whole board is in view and lit, or give its corners with --corners"
+		if near != nil {
+			advice = "if the camera moved since the grid was found, calibrate again (or drop --near); else give its corners with --corners"
+		}
+		fmt.Fprintf(w, "The board's outline itself is uncertain (%.2f): %s.\n", res.GridConfidence, advice)
 	}
 	return nil
 }
