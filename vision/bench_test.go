@@ -28,12 +28,18 @@ func BenchmarkReadWithCorners(b *testing.B) { benchRead(b, readCorners) }
 // grid was found (the calibration's, or the last frame's).
 func BenchmarkReadNear(b *testing.B) { benchRead(b, readNear) }
 
+// BenchmarkReadNearSure is BenchmarkReadNear on the frames whose hint is
+// confirmed without the search (most frames at the table): the cost of
+// reading every frame while the camera stays put.
+func BenchmarkReadNearSure(b *testing.B) { benchRead(b, readNearSure) }
+
 type readMode int
 
 const (
 	readSearch readMode = iota
 	readCorners
 	readNear
+	readNearSure
 )
 
 func benchRead(b *testing.B, mode readMode) {
@@ -54,20 +60,40 @@ func benchRead(b *testing.B, mode readMode) {
 				defer m.Close()
 				frames = append(frames, m)
 				c := truth.Corners
-				if mode == readNear {
+				if mode == readNear || mode == readNearSure {
 					c = sim.Nudge(c, 0.1, rand.New(rand.NewSource(seed)))
 				}
 				corners = append(corners, c)
 			}
+			if mode == readNearSure {
+				var keep []gocv.Mat
+				var kc [][4][2]float64
+				for k, m := range frames {
+					_, scale, err := r.prepare(m)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if _, _, _, path := r.locateNearPath(corners[k], scale, m.Cols(), m.Rows()); path == nearSure {
+						keep, kc = append(keep, m), append(kc, corners[k])
+					}
+				}
+				if len(keep) == 0 {
+					b.Fatal("no frame's hint was sure")
+				}
+				frames, corners = keep, kc
+			}
 			b.ReportAllocs()
 			b.ResetTimer()
+			if mode == readNearSure {
+				b.ReportMetric(float64(len(frames)), "frames")
+			}
 			for i := 0; i < b.N; i++ {
 				k := i % len(frames)
 				var err error
 				switch mode {
 				case readCorners:
 					_, err = r.ReadWithCorners(frames[k], corners[k])
-				case readNear:
+				case readNear, readNearSure:
 					_, err = r.ReadNear(frames[k], corners[k])
 				default:
 					_, err = r.Read(frames[k])
