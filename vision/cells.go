@@ -85,6 +85,8 @@ type cellCtx struct {
 	netAll image.Rectangle
 	netX   [netInputs]float32
 	netHid [netHidden]float32
+	// fillBuf is fill's room for the rows' spans.
+	fillBuf []float64
 }
 
 func (r *Reader) readCells(h homography, res *Result) {
@@ -338,7 +340,7 @@ func (c *cellCtx) drawBase(i int) {
 			if near {
 				l = labNear
 			}
-			fill(d.outline, reg.Min.X, reg.Min.Y, reg.Max.X, reg.Max.Y, c.base, w, l)
+			fill(d.outline, reg.Min.X, reg.Min.Y, reg.Max.X, reg.Max.Y, c.base, w, l, &c.fillBuf)
 		}
 	}
 }
@@ -357,32 +359,49 @@ func (c *cellCtx) score(i, k int, m *colourModel) [3]float64 {
 	for y := box.Min.Y; y < box.Max.Y; y++ {
 		copy(c.lab[y*w+box.Min.X:y*w+box.Max.X], c.base[y*w+box.Min.X:y*w+box.Max.X])
 	}
+	mine := false
 	for _, d := range c.shapes[i][k] {
 		l := d.lab
 		if l >= labBlue && l <= labDark {
 			l = labMine
+			mine = true
 		}
-		fill(d.outline, box.Min.X, box.Min.Y, box.Max.X, box.Max.Y, c.lab, w, l)
+		fill(d.outline, box.Min.X, box.Min.Y, box.Max.X, box.Max.Y, c.lab, w, l, &c.fillBuf)
 	}
-	for y := box.Min.Y; y < box.Max.Y; y++ {
-		o := y*w + box.Min.X
-		for x := box.Min.X; x < box.Max.X; x++ {
-			b, l := c.base[o], c.lab[o]
-			if b != labNear && l != b {
-				v := float64(m.ll[b][o])
-				if l == labMine {
-					s[0] += float64(m.ll[labBlue][o]) - v
-					s[1] += float64(m.ll[labLight][o]) - v
-					s[2] += float64(m.ll[labDark][o]) - v
-				} else {
-					d := float64(m.ll[l][o]) - v
-					s[0] += d
-					s[1] += d
-					s[2] += d
+	if mine {
+		for y := box.Min.Y; y < box.Max.Y; y++ {
+			o := y*w + box.Min.X
+			base, lab := c.base[o:o+box.Dx()], c.lab[o:o+box.Dx()]
+			for x, b := range base {
+				l := lab[x]
+				if b != labNear && l != b {
+					v := float64(m.ll[b][o+x])
+					if l == labMine {
+						s[0] += float64(m.ll[labBlue][o+x]) - v
+						s[1] += float64(m.ll[labLight][o+x]) - v
+						s[2] += float64(m.ll[labDark][o+x]) - v
+					} else {
+						d := float64(m.ll[l][o+x]) - v
+						s[0] += d
+						s[1] += d
+						s[2] += d
+					}
 				}
 			}
-			o++
 		}
+	} else {
+		// No pawn drawn: the three scores are one.
+		var s0 float64
+		for y := box.Min.Y; y < box.Max.Y; y++ {
+			o := y*w + box.Min.X
+			base, lab := c.base[o:o+box.Dx()], c.lab[o:o+box.Dx()]
+			for x, b := range base {
+				if l := lab[x]; b != labNear && l != b {
+					s0 += float64(m.ll[l][o+x]) - float64(m.ll[b][o+x])
+				}
+			}
+		}
+		s = [3]float64{s0, s0, s0}
 	}
 	if c.gray.p != nil {
 		e := c.edgeScore(i, k, box)
@@ -412,7 +431,7 @@ func (c *cellCtx) draw(reg image.Rectangle, i, k int) {
 			continue
 		}
 		for _, d := range c.shapes[j][kj] {
-			fill(d.outline, reg.Min.X, reg.Min.Y, reg.Max.X, reg.Max.Y, c.lab, w, d.lab)
+			fill(d.outline, reg.Min.X, reg.Min.Y, reg.Max.X, reg.Max.Y, c.lab, w, d.lab, &c.fillBuf)
 		}
 	}
 }

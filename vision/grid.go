@@ -510,6 +510,64 @@ func (r *Reader) ridgeSupportN(hh homography, w, h, n int) float64 {
 }
 
 func (r *Reader) ridgeShare(img grayImg, hh homography, offset float64, lines, n int) float64 {
+	// The places along a line, and the homography's products with them,
+	// once for all lines (hh.apply, inlined: the same operations).
+	var tb [64]float64
+	if n > len(tb) {
+		return r.ridgeShareSlow(img, hh, offset, lines, n)
+	}
+	for i := 0; i < n; i++ {
+		tb[i] = (float64(i) + 0.5) * 5 / float64(n)
+	}
+	hit, tot := 0, 0
+	for fam := 0; fam < 2; fam++ {
+		// Board (X, Y) = (t, c) for rows, (c, t) for columns: t multiplies
+		// the homography's column ct, c its column cc.
+		ct, cc := 0, 1
+		if fam == 1 {
+			ct, cc = 1, 0
+		}
+		for k := 0; k < lines; k++ {
+			c := float64(k) + offset
+			c1 := c + 0.1
+			// Row-constant products.
+			px0, py0, pw0 := hh[cc]*c, hh[3+cc]*c, hh[6+cc]*c
+			px1, py1, pw1 := hh[cc]*c1, hh[3+cc]*c1, hh[6+cc]*c1
+			for i := 0; i < n; i++ {
+				t := tb[i]
+				tx, ty, tw := hh[ct]*t, hh[3+ct]*t, hh[6+ct]*t
+				var pX, pY, qX, qY float64
+				if fam == 0 {
+					w := tw + pw0 + hh[8]
+					pX, pY = (tx+px0+hh[2])/w, (ty+py0+hh[5])/w
+					w = tw + pw1 + hh[8]
+					qX, qY = (tx+px1+hh[2])/w, (ty+py1+hh[5])/w
+				} else {
+					w := pw0 + tw + hh[8]
+					pX, pY = (px0+tx+hh[2])/w, (py0+ty+hh[5])/w
+					w = pw1 + tw + hh[8]
+					qX, qY = (px1+tx+hh[2])/w, (py1+ty+hh[5])/w
+				}
+				tot++
+				dx, dy := qX-pX, qY-pY
+				l := math.Sqrt(dx*dx + dy*dy) // not Hypot: this is hot, and no overflow can happen
+				if l == 0 {
+					continue
+				}
+				// Across-line unit vector, sampled at 2 px (or 4% of a pitch).
+				s := math.Max(2, 0.4*l) / l
+				dx, dy = dx*s, dy*s
+				if isRidge(img, pt{pX, pY}, dx, dy) {
+					hit++
+				}
+			}
+		}
+	}
+	return float64(hit) / float64(tot)
+}
+
+// ridgeShareSlow is ridgeShare for more than 64 places per line.
+func (r *Reader) ridgeShareSlow(img grayImg, hh homography, offset float64, lines, n int) float64 {
 	hit, tot := 0, 0
 	for k := 0; k < lines; k++ {
 		c := float64(k) + offset
@@ -524,11 +582,10 @@ func (r *Reader) ridgeShare(img grayImg, hh homography, offset float64, lines, n
 				}
 				tot++
 				dx, dy := q.X-p.X, q.Y-p.Y
-				l := math.Sqrt(dx*dx + dy*dy) // not Hypot: this is hot, and no overflow can happen
+				l := math.Sqrt(dx*dx + dy*dy)
 				if l == 0 {
 					continue
 				}
-				// Across-line unit vector, sampled at 2 px (or 4% of a pitch).
 				s := math.Max(2, 0.4*l) / l
 				dx, dy = dx*s, dy*s
 				if isRidge(img, p, dx, dy) {
@@ -545,22 +602,26 @@ func (r *Reader) ridgeShare(img grayImg, hh homography, offset float64, lines, n
 func isRidge(img grayImg, p pt, dx, dy float64) bool {
 	l := math.Sqrt(dx*dx + dy*dy)
 	ux, uy := dx/l, dy/l
-	at := func(x, y float64) (int, bool) { // nearest pixel: fast, and enough here
-		ix, iy := int(x), int(y)
-		if x < 0 || y < 0 || ix >= img.w || iy >= img.h {
-			return 0, false
-		}
-		return int(img.p[iy*img.w+ix]), true
-	}
+	w, h := img.w, img.h
 	for _, o := range [3]float64{0, -1, 1} {
+		// Nearest pixels: fast, and enough here.
 		cx, cy := p.X+ux*o, p.Y+uy*o
-		c, ok1 := at(cx, cy)
-		a, ok2 := at(cx-dx, cy-dy)
-		b, ok3 := at(cx+dx, cy+dy)
-		if !ok1 || !ok2 || !ok3 {
+		ix, iy := int(cx), int(cy)
+		if cx < 0 || cy < 0 || ix >= w || iy >= h {
 			return false
 		}
-		d1, d2 := c-a, c-b
+		ax, ay := cx-dx, cy-dy
+		jx, jy := int(ax), int(ay)
+		if ax < 0 || ay < 0 || jx >= w || jy >= h {
+			return false
+		}
+		bx, by := cx+dx, cy+dy
+		kx, ky := int(bx), int(by)
+		if bx < 0 || by < 0 || kx >= w || ky >= h {
+			return false
+		}
+		c := int(img.p[iy*w+ix])
+		d1, d2 := c-int(img.p[jy*w+jx]), c-int(img.p[ky*w+kx])
 		if (d1 > 6 && d2 > 6) || (d1 < -6 && d2 < -6) {
 			return true
 		}
@@ -670,6 +731,7 @@ func (r *Reader) fitGridLine(img grayImg, h homography, fam, k, round, n int) (f
 func dividerPoints(img grayImg, h homography, fam, k, round, n int) ([]pt, []float64) {
 	pts := make([]pt, 0, n)
 	wts := make([]float64, 0, n)
+	var sc divScratch // one scratch for the line's searches
 	for i := 0; i < n; i++ {
 		t := 0.06 + (float64(i)+0.5)*(5-0.12)/float64(n)
 		var a, b pt
@@ -689,16 +751,14 @@ func dividerPoints(img grayImg, h homography, fam, k, round, n int) ([]pt, []flo
 		}
 		// Unit normal and the local pitch in pixels across the line.
 		nx, ny := -dy/l, dx/l
-		pitch := l / 0.1
 		var q pt
 		if fam == 0 {
 			q = h.apply(pt{t, float64(k) + 0.1})
 		} else {
 			q = h.apply(pt{float64(k) + 0.1, t})
 		}
-		across := math.Abs((q.X-c.X)*nx+(q.Y-c.Y)*ny) / 0.1
-		pitch = across
-		off, s, ok := findDivider(img, c, nx, ny, pitch, round)
+		pitch := math.Abs((q.X-c.X)*nx+(q.Y-c.Y)*ny) / 0.1
+		off, s, ok := findDivider(img, c, nx, ny, pitch, round, &sc)
 		if !ok {
 			continue
 		}
@@ -708,13 +768,25 @@ func dividerPoints(img grayImg, h homography, fam, k, round, n int) ([]pt, []flo
 	return pts, wts
 }
 
+// divProfLen bounds findDivider's profile across the line (samples).
+const divProfLen = 600
+
+// divScratch is findDivider's working room, reused across its calls (every
+// entry it reads it has written in the same call).
+type divScratch struct {
+	prof [divProfLen]float64 // grey level across the line
+	g    [divProfLen]float64 // its gradient
+	ag   [divProfLen]float64 // |g|
+	ext  [divProfLen]int     // local extrema of |g|
+}
+
 // findDivider searches across the line at c (normal nx, ny) for the
 // divider: a pair of opposite edges (a ridge or a groove) a divider's width
 // apart, near the predicted place. Its centre is the midpoint of the two
 // edges, so a divider between a cell and the darker frame is not pulled
 // towards either. It gives the offset along the normal in pixels and the
 // strength (the weaker edge).
-func findDivider(img grayImg, c pt, nx, ny, pitch float64, round int) (float64, float64, bool) {
+func findDivider(img grayImg, c pt, nx, ny, pitch float64, round int, sc *divScratch) (float64, float64, bool) {
 	search := 0.12 * pitch
 	if round > 0 {
 		search = 0.05 * pitch
@@ -723,20 +795,41 @@ func findDivider(img grayImg, c pt, nx, ny, pitch float64, round int) (float64, 
 	maxSep := math.Max(2.5, 0.12*pitch) // widest divider seen, pixels
 	const step = 0.5
 	m := int((search+maxSep)/step) + 2
-	var prof [600]float64
+	prof, g, ag := &sc.prof, &sc.g, &sc.ag
 	if 2*m+1 > len(prof) {
 		m = (len(prof) - 1) / 2
 	}
-	for i := -m; i <= m; i++ {
-		v, ok := img.at(c.X+nx*float64(i)*step, c.Y+ny*float64(i)*step)
-		if !ok {
+	// Bilinear samples (grayImg.at, inlined).
+	fw, fh := float64(img.w-1), float64(img.h-1)
+	p, stride := img.p, img.w
+	// The samples' places are monotonic in i (each operation rounds
+	// monotonically), so when both ends are inside the image all are.
+	for _, i := range [2]int{-m, m} {
+		x := c.X + nx*float64(i)*step
+		y := c.Y + ny*float64(i)*step
+		x -= 0.5
+		y -= 0.5
+		if x < 0 || y < 0 || x >= fw || y >= fh {
 			return 0, 0, false
 		}
-		prof[i+m] = v
 	}
-	var g [600]float64
+	for i := -m; i <= m; i++ {
+		x := c.X + nx*float64(i)*step
+		y := c.Y + ny*float64(i)*step
+		x -= 0.5
+		y -= 0.5
+		ix, iy := int(x), int(y)
+		fx, fy := x-float64(ix), y-float64(iy)
+		o := iy*stride + ix
+		q := p[o : o+stride+2]
+		a := float64(q[0])*(1-fx) + float64(q[1])*fx
+		b := float64(q[stride])*(1-fx) + float64(q[stride+1])*fx
+		prof[i+m] = a*(1-fy) + b*fy
+	}
 	for i := 1; i < 2*m; i++ {
-		g[i] = (prof[i+1] - prof[i-1]) / 2
+		v := (prof[i+1] - prof[i-1]) / 2
+		g[i] = v
+		ag[i] = math.Abs(v)
 	}
 	peak := func(i int) float64 { // sub-step position of an extremum of g
 		a, b, cc := g[i-1], g[i], g[i+1]
@@ -754,14 +847,23 @@ func findDivider(img grayImg, c pt, nx, ny, pitch float64, round int) (float64, 
 	sep := int(maxSep/step) + 1
 	// The edges: local extrema of the gradient of at least 2 grey levels
 	// (weaker ones cannot make a divider), paired below.
-	var ext [600]int
+	ext := &sc.ext
 	ne := 0
 	for i := 2; i < 2*m-1; i++ {
-		a := math.Abs(g[i])
-		if a >= 2 && a >= math.Abs(g[i-1]) && a >= math.Abs(g[i+1]) {
-			ext[ne] = i
-			ne++
+		// a >= 2 && a >= ag[i-1] && a >= ag[i+1], without branches.
+		a := ag[i]
+		k := 0
+		if a >= 2 {
+			k++
 		}
+		if a >= ag[i-1] {
+			k++
+		}
+		if a >= ag[i+1] {
+			k++
+		}
+		ext[ne] = i
+		ne += (k + 1) >> 2
 	}
 	best, bi, bj := 0.0, -1, -1
 	for p := 0; p < ne; p++ {
@@ -777,7 +879,7 @@ func findDivider(img grayImg, c pt, nx, ny, pitch float64, round int) (float64, 
 			if mid-m < -ns || mid-m > ns {
 				continue
 			}
-			s := math.Min(math.Abs(gi), math.Abs(gj))
+			s := min(ag[i], ag[j])
 			if s > best {
 				best, bi, bj = s, i, j
 			}
@@ -793,7 +895,16 @@ func findDivider(img grayImg, c pt, nx, ny, pitch float64, round int) (float64, 
 // robustLine fits a line to weighted points by iteratively reweighted total
 // least squares (Tukey weights).
 func robustLine(p []pt, w0 []float64) (fitLine, int, bool) {
-	w := append([]float64(nil), w0...)
+	// The weights, residuals and their copy for the median, on the stack
+	// for the usual few dozen points.
+	var buf [3 * 64]float64
+	var w, res, s []float64
+	if n := len(p); n <= 64 {
+		w, res, s = buf[:n:n], buf[64:64+n:64+n], buf[128:128+n:128+n]
+	} else {
+		w, res, s = make([]float64, n), make([]float64, n), make([]float64, n)
+	}
+	copy(w, w0)
 	var l fitLine
 	for it := 0; it < 6; it++ {
 		var sw, mx, my float64
@@ -819,11 +930,10 @@ func robustLine(p []pt, w0 []float64) (fitLine, int, bool) {
 		nx, ny := -math.Sin(th), math.Cos(th)
 		l = fitLine{nx, ny, nx*mx + ny*my, true}
 		// Residual scale.
-		res := make([]float64, len(p))
 		for i, q := range p {
 			res[i] = math.Abs(nx*q.X + ny*q.Y - l.d)
 		}
-		s := append([]float64(nil), res...)
+		copy(s, res)
 		sc := math.Max(1.4826*nthSmallest(s, len(s)/2), 0.3)
 		c := 3.5 * sc
 		for i := range p {

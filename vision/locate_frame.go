@@ -59,7 +59,14 @@ type segImage struct {
 	rgb    []float32 // 3 per pixel
 	parent []int32
 	size   []int32
-	edge   []bool // pixels on edges, in no region
+	edge   []bool  // pixels on edges, in no region
+	sum4   []int32 // 4 * rgb (the four pixels' sums), for exact integer steps
+	// Scratch of frameOutlines: each pixel's region (its root), the
+	// member regions of a material, its like pixels, each root's stats.
+	root    []int32
+	memb    []bool
+	like    []bool
+	statIdx []int32
 }
 
 func (s *segImage) find(i int32) int32 {
@@ -82,18 +89,6 @@ func (s *segImage) union(a, b int32) {
 	s.size[a] += s.size[b]
 }
 
-func (s *segImage) diff(i, j int) float32 {
-	d := float32(0)
-	for c := 0; c < 3; c++ {
-		v := s.rgb[3*i+c] - s.rgb[3*j+c]
-		if v < 0 {
-			v = -v
-		}
-		d += v
-	}
-	return d
-}
-
 // build halves px and splits it into flat regions.
 func (s *segImage) build(px *pixels) {
 	s.w, s.h = px.w/2, px.h/2
@@ -103,7 +98,10 @@ func (s *segImage) build(px *pixels) {
 		s.parent = make([]int32, n)
 		s.size = make([]int32, n)
 	}
-	s.rgb, s.parent, s.size = s.rgb[:3*n], s.parent[:n], s.size[:n]
+	if cap(s.sum4) < 3*n {
+		s.sum4 = make([]int32, 3*n)
+	}
+	s.rgb, s.parent, s.size, s.sum4 = s.rgb[:3*n], s.parent[:n], s.size[:n], s.sum4[:3*n]
 	for y := 0; y < s.h; y++ {
 		for x := 0; x < s.w; x++ {
 			i := 3 * (y*s.w + x)
@@ -111,6 +109,7 @@ func (s *segImage) build(px *pixels) {
 				a := int(px.bgr[(2*y*px.w+2*x)*3+2-c]) + int(px.bgr[(2*y*px.w+2*x+1)*3+2-c]) +
 					int(px.bgr[((2*y+1)*px.w+2*x)*3+2-c]) + int(px.bgr[((2*y+1)*px.w+2*x+1)*3+2-c])
 				s.rgb[i+c] = float32(a) / 4
+				s.sum4[i+c] = int32(a)
 			}
 		}
 	}
@@ -127,19 +126,27 @@ func (s *segImage) build(px *pixels) {
 	s.edge = s.edge[:n]
 	clear(s.edge)
 	w := s.w
+	// diff(i, j) >= segJoin, in whole units of sum4 (the quarters rgb holds
+	// are exact in float32, so the two tests agree).
+	const join4 = 4 * segJoin
+	q := s.sum4
+	step := func(i, j int) bool {
+		a, b := q[3*i:3*i+3], q[3*j:3*j+3]
+		return abs32(a[0]-b[0])+abs32(a[1]-b[1])+abs32(a[2]-b[2]) >= join4
+	}
 	for y := 0; y < s.h; y++ {
 		for x := 0; x < w; x++ {
 			i := y*w + x
-			if x+1 < w && s.diff(i, i+1) >= segJoin {
+			if x+1 < w && step(i, i+1) {
 				s.edge[i], s.edge[i+1] = true, true
 			}
-			if y+1 < s.h && s.diff(i, i+w) >= segJoin {
+			if y+1 < s.h && step(i, i+w) {
 				s.edge[i], s.edge[i+w] = true, true
 			}
-			if x > 0 && x+1 < w && s.diff(i-1, i+1) >= segJoin {
+			if x > 0 && x+1 < w && step(i-1, i+1) {
 				s.edge[i] = true
 			}
-			if y > 0 && y+1 < s.h && s.diff(i-w, i+w) >= segJoin {
+			if y > 0 && y+1 < s.h && step(i-w, i+w) {
 				s.edge[i] = true
 			}
 		}
@@ -167,19 +174,23 @@ type frameRegion struct {
 	mask  []bool // the material's half-size pixels
 }
 
-// materialMask marks the pixels of the member regions and, within the box,
-// those of the same material that joined no region (a far side of the
-// frame seen so thin that all its pixels are on edges), when a neighbour
-// is of the material too.
-func (s *segImage) materialMask(members map[int32]bool, sum [3]float64, n int, x0, y0, x1, y1 int) []bool {
+// materialMask marks the pixels of the member regions (memb, by root)
+// and, within the box, those of the same material that joined no region (a
+// far side of the frame seen so thin that all its pixels are on edges),
+// when a neighbour is of the material too. s.root holds every pixel's
+// region.
+func (s *segImage) materialMask(memb []bool, sum [3]float64, n int, x0, y0, x1, y1 int) []bool {
 	mask := make([]bool, s.w*s.h)
-	like := make([]bool, s.w*s.h)
+	if len(s.like) != s.w*s.h {
+		s.like = make([]bool, s.w*s.h)
+	}
+	like := s.like // all false outside the box, cleared again below
 	x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, s.w-1), min(y1, s.h-1)
 	for y := y0; y <= y1; y++ {
 		for x := x0; x <= x1; x++ {
 			i := y*s.w + x
-			root := s.find(int32(i))
-			if members[root] {
+			root := s.root[i]
+			if memb[root] {
 				mask[i], like[i] = true, true
 				continue
 			}
@@ -196,6 +207,9 @@ func (s *segImage) materialMask(members map[int32]bool, sum [3]float64, n int, x
 				mask[i] = true
 			}
 		}
+	}
+	for y := y0; y <= y1; y++ {
+		clear(like[y*s.w+x0 : y*s.w+x1+1])
 	}
 	return mask
 }
@@ -225,22 +239,33 @@ func (r *Reader) frameOutlines() []frameRegion {
 	// Each region's mean colour and bounding box, for the pieces of a
 	// frame cut apart by towers standing over it.
 	type stats struct {
+		root                   int32
 		sum                    [3]float64
 		n                      int
 		minX, minY, maxX, maxY int
 	}
-	st := map[int32]*stats{}
+	n := len(s.parent)
+	if len(s.root) != n {
+		s.root, s.memb, s.statIdx = make([]int32, n), make([]bool, n), make([]int32, n)
+	}
+	for i := range s.statIdx {
+		s.statIdx[i] = -1
+	}
+	var st []stats // in order of first pixel; s.statIdx[root] indexes it
 	for i := range s.parent {
 		root := s.find(int32(i))
+		s.root[i] = root
 		if s.size[root] < segPiece {
 			continue
 		}
-		a := st[root]
 		x, y := i%s.w, i/s.w
-		if a == nil {
-			a = &stats{minX: x, minY: y, maxX: x, maxY: y}
-			st[root] = a
+		k := s.statIdx[root]
+		if k < 0 {
+			k = int32(len(st))
+			s.statIdx[root] = k
+			st = append(st, stats{root: root, minX: x, minY: y, maxX: x, maxY: y})
 		}
+		a := &st[k]
 		for c := 0; c < 3; c++ {
 			a.sum[c] += float64(s.rgb[3*i+c])
 		}
@@ -250,15 +275,18 @@ func (r *Reader) frameOutlines() []frameRegion {
 	}
 	var out []frameRegion
 	for _, rg := range regs {
-		a := st[rg.root]
+		a := &st[s.statIdx[rg.root]]
 		mx, my := (a.maxX-a.minX)/10, (a.maxY-a.minY)/10
-		members := map[int32]bool{}
-		for root, b := range st {
+		for k := range st {
+			b := &st[k]
 			if sameMaterial(a.sum, a.n, b.sum, b.n) && b.minX >= a.minX-mx && b.maxX <= a.maxX+mx && b.minY >= a.minY-my && b.maxY <= a.maxY+my {
-				members[root] = true
+				s.memb[b.root] = true
 			}
 		}
-		mask := s.materialMask(members, a.sum, a.n, a.minX-mx, a.minY-my, a.maxX+mx, a.maxY+my)
+		mask := s.materialMask(s.memb, a.sum, a.n, a.minX-mx, a.minY-my, a.maxX+mx, a.maxY+my)
+		for k := range st {
+			s.memb[st[k].root] = false
+		}
 		q, ok := s.outline(mask)
 		if !ok {
 			continue

@@ -176,80 +176,69 @@ func (r *Reader) frameFit(hh homography, fw float64, per int) float64 {
 	if per > 16 {
 		per = 16
 	}
-	sample := func(b pt) ([3]float64, bool) {
-		p := hh.apply(b)
-		if p.X < 0 || p.Y < 0 || p.X >= float64(r.px.w) || p.Y >= float64(r.px.h) {
-			return [3]float64{}, false
-		}
-		rr, g, bb := r.px.at(int(p.X), int(p.Y))
-		return [3]float64{rr, g, bb}, true
-	}
 	var uT, oT, iT float64
+	// The samples' colours (r, g, b: whole grey levels), by channel; every
+	// entry read below was written for the side at hand.
+	var band [3][32]int32
+	var out, in [3][16]int32
+	// How far outside the grid each kind of sample lies: the band at two
+	// depths, beyond it, and within the grid.
+	ds := [4]float64{0.3 * fw, 0.7 * fw, fw + 0.15, -0.15}
+	pw, ph := r.px.w, r.px.h
+	fpw, fph := float64(pw), float64(ph)
+	bgr := r.px.bgr
 	for side := 0; side < 4; side++ {
-		var band, out, in [32][3]float64
 		nb, no, ni := 0, 0, 0
 		for i := 0; i < per; i++ {
 			t := 0.25 + (float64(i)+0.5)*4.5/float64(per)
-			at := func(d float64) pt { // d outside the grid on this side
-				switch side {
-				case 0:
-					return pt{t, -d}
-				case 1:
-					return pt{5 + d, t}
-				case 2:
-					return pt{t, 5 + d}
+			for q, d := range ds {
+				b := sidePoint(side, t, d)
+				// hh.apply, inlined.
+				w := hh[6]*b.X + hh[7]*b.Y + hh[8]
+				x, y := (hh[0]*b.X+hh[1]*b.Y+hh[2])/w, (hh[3]*b.X+hh[4]*b.Y+hh[5])/w
+				if x < 0 || y < 0 || x >= fpw || y >= fph {
+					continue
 				}
-				return pt{-d, t}
-			}
-			for _, f := range [2]float64{0.3, 0.7} {
-				if c, ok := sample(at(f * fw)); ok {
-					band[nb] = c
+				o := (int(y)*pw + int(x)) * 3
+				cr, cg, cb := int32(bgr[o+2]), int32(bgr[o+1]), int32(bgr[o])
+				switch q {
+				case 0, 1:
+					band[0][nb], band[1][nb], band[2][nb] = cr, cg, cb
 					nb++
+				case 2:
+					out[0][no], out[1][no], out[2][no] = cr, cg, cb
+					no++
+				default:
+					in[0][ni], in[1][ni], in[2][ni] = cr, cg, cb
+					ni++
 				}
-			}
-			if c, ok := sample(at(fw + 0.15)); ok {
-				out[no] = c
-				no++
-			}
-			if c, ok := sample(at(-0.15)); ok {
-				in[ni] = c
-				ni++
 			}
 		}
 		if nb < per || no == 0 || ni == 0 {
 			continue
 		}
-		var med [3]float64
-		var tmp [32]float64
+		var med [3]int32
 		for c := 0; c < 3; c++ {
-			// Insertion sort: a few dozen values at most.
-			for i := 0; i < nb; i++ {
-				v := band[i][c]
-				j := i
-				for ; j > 0 && tmp[j-1] > v; j-- {
-					tmp[j] = tmp[j-1]
-				}
-				tmp[j] = v
-			}
-			med[c] = tmp[nb/2]
+			med[c] = kthLevel(band[c][:nb], nb/2)
 		}
-		tol := 15 + 0.1*(med[0]+med[1]+med[2])/3
-		near := func(c [3]float64) bool {
-			return math.Abs(c[0]-med[0])+math.Abs(c[1]-med[1])+math.Abs(c[2]-med[2]) < tol
+		// Sums of whole grey levels: exact, as in floating point.
+		tol := 15 + 0.1*(float64(med[0])+float64(med[1])+float64(med[2]))/3
+		near := func(cs *[3][16]int32, i int) bool {
+			return float64(abs32(cs[0][i]-med[0])+abs32(cs[1][i]-med[1])+abs32(cs[2][i]-med[2])) < tol
 		}
 		u, fo, fi := 0, 0, 0
 		for i := 0; i < nb; i++ {
-			if near(band[i]) {
+			if float64(abs32(band[0][i]-med[0])+abs32(band[1][i]-med[1])+abs32(band[2][i]-med[2])) < tol {
 				u++
 			}
 		}
 		for i := 0; i < no; i++ {
-			if !near(out[i]) {
+			if !near(&out, i) {
 				fo++
 			}
 		}
 		for i := 0; i < ni; i++ {
-			if !near(in[i]) {
+			if !near(&in, i) {
 				fi++
 			}
 		}
@@ -258,6 +247,49 @@ func (r *Reader) frameFit(hh homography, fw float64, per int) float64 {
 		iT += float64(fi) / float64(ni)
 	}
 	return uT / 4 * (0.5*oT/4 + 0.5*iT/4)
+}
+
+// sidePoint is the board point d outside the grid on the given side (0
+// top, 1 right, 2 bottom, 3 left), at t along it.
+func sidePoint(side int, t, d float64) pt {
+	switch side {
+	case 0:
+		return pt{t, -d}
+	case 1:
+		return pt{5 + d, t}
+	case 2:
+		return pt{t, 5 + d}
+	}
+	return pt{-d, t}
+}
+
+func abs32(v int32) int32 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// kthLevel gives the k-th smallest (0-based) of grey levels v (0-255): a
+// bisection on the level, counting the values at or below it.
+func kthLevel(v []int32, k int) int32 {
+	lo, hi := int32(255), int32(0)
+	for _, x := range v {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	for lo < hi {
+		mid := (lo + hi) >> 1
+		cnt := 0
+		for _, x := range v {
+			cnt += int(uint32(mid-x)>>31) ^ 1 // x <= mid
+		}
+		if cnt > k {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
 }
 
 // sameGridTol reports whether two grids' corners are within tol pitches

@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"encoding/binary"
 	"math"
 )
 
@@ -207,8 +208,9 @@ func polyBuf(slab *[]pt) poly {
 }
 
 // fill sets lab[y*stride+x] = l for each pixel centre inside the convex
-// polygon, clipped to the rectangle [x0,x1) x [y0,y1).
-func fill(p poly, x0, y0, x1, y1 int, lab []uint8, stride int, l uint8) {
+// polygon, clipped to the rectangle [x0,x1) x [y0,y1). buf is room for
+// the rows' spans, reused across calls.
+func fill(p poly, x0, y0, x1, y1 int, lab []uint8, stride int, l uint8, buf *[]float64) {
 	if len(p) < 3 {
 		return
 	}
@@ -219,30 +221,74 @@ func fill(p poly, x0, y0, x1, y1 int, lab []uint8, stride int, l uint8) {
 	}
 	ya := max(y0, int(math.Ceil(minY-0.5)))
 	yb := min(y1-1, int(math.Floor(maxY-0.5)))
+	if ya > yb {
+		return
+	}
+	// Each row's span: the least and greatest crossing of its centre line
+	// by the edges, edge by edge over the rows each edge spans.
+	rows := yb - ya + 1
+	if cap(*buf) < 2*rows {
+		*buf = make([]float64, 2*rows)
+	}
+	lo, hi := (*buf)[:rows], (*buf)[rows:2*rows]
+	for y := range lo {
+		lo[y], hi[y] = math.Inf(1), math.Inf(-1)
+	}
 	n := len(p)
-	for y := ya; y <= yb; y++ {
-		fy := float64(y) + 0.5
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for i := 0; i < n; i++ {
-			a, b := p[i], p[(i+1)%n]
+	fya, fyb := float64(ya), float64(yb)
+	for i := 0; i < n; i++ {
+		a := p[i]
+		b := p[0]
+		if i+1 < n {
+			b = p[i+1]
+		}
+		if a.Y == b.Y {
+			continue // crosses no row's centre line
+		}
+		// The rows it may cross, a row wider each way than the exact
+		// test below (which decides).
+		ys, ye := ya, yb
+		if v := math.Floor(math.Min(a.Y, b.Y) - 0.5); v > fyb {
+			continue
+		} else if v > fya {
+			ys = int(v)
+		}
+		if v := math.Ceil(math.Max(a.Y, b.Y) - 0.5); v < fya {
+			continue
+		} else if v < fyb {
+			ye = int(v)
+		}
+		for y := ys; y <= ye; y++ {
+			fy := float64(y) + 0.5
 			if (a.Y <= fy && b.Y > fy) || (b.Y <= fy && a.Y > fy) {
 				x := a.X + (fy-a.Y)*(b.X-a.X)/(b.Y-a.Y)
-				if x < lo {
-					lo = x
+				if x < lo[y-ya] {
+					lo[y-ya] = x
 				}
-				if x > hi {
-					hi = x
+				if x > hi[y-ya] {
+					hi[y-ya] = x
 				}
 			}
 		}
-		xa := max(x0, int(math.Ceil(lo-0.5)))
-		xb := min(x1-1, int(math.Floor(hi-0.5)))
+	}
+	for y := ya; y <= yb; y++ {
+		xa := max(x0, int(math.Ceil(lo[y-ya]-0.5)))
+		xb := min(x1-1, int(math.Floor(hi[y-ya]-0.5)))
 		if xa > xb {
 			continue
 		}
-		row := lab[y*stride+xa : y*stride+xb+1]
-		for x := range row {
-			row[x] = l
-		}
+		setBytes(lab[y*stride+xa:y*stride+xb+1], l)
+	}
+}
+
+// setBytes sets every byte of b to v, eight at a time.
+func setBytes(b []uint8, v uint8) {
+	w := uint64(v) * 0x0101010101010101
+	for len(b) >= 8 {
+		binary.LittleEndian.PutUint64(b, w)
+		b = b[8:]
+	}
+	for i := range b {
+		b[i] = v
 	}
 }

@@ -131,6 +131,8 @@ func TestSurveyRefine(t *testing.T) {
 	}
 }
 
+var lineK1 = flag.Float64("linek1", 0, "TestSurveyLines: only seeds with lens distortion k1 below this (negative) or at least this (positive)")
+
 // TestSurveyLines prints, per grid line, the mean and spread of the fitted
 // divider line's offset from the true line at its middle, in pitches,
 // outward positive (development aid; -refinen N).
@@ -142,6 +144,9 @@ func TestSurveyLines(t *testing.T) {
 	defer r.Close()
 	var off [2][6][]float64
 	for s := *surveySeed; s < *surveySeed+int64(*dbgRefineN); s++ {
+		if k1 := sim.RandomScene(s).Camera.Distortion; *lineK1 != 0 && (k1 < *lineK1) != (*lineK1 < 0) {
+			continue // -linek1 -0.03: only k1 < -0.03; 0.01: only k1 >= 0.01 (-ish)
+		}
 		m, truth := simFrame(t, s)
 		if _, _, err := r.prepare(m); err != nil {
 			t.Fatal(err)
