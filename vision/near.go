@@ -63,6 +63,9 @@ func (r *Reader) nearGrid(c [4][2]float64, scale float64, w, h int) (hintedGrid,
 	if !ok || !plausibleGrid(c, w, h) {
 		return hintedGrid{}, false
 	}
+	// The block tops this frame shows, for the screening scores (the
+	// search finds them too, when it runs).
+	r.faces = r.topFaces()
 	stands := func(g homography) bool {
 		gc := cornersOf(g)
 		return plausibleGrid(gc, w, h) && squareError(g, w, h) < maxSquareError && pitchErr(gc, c) <= nearMaxDrift

@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"errors"
 	"math"
 	"math/rand"
 	"testing"
@@ -66,4 +67,33 @@ func bump(rng *rand.Rand) homography {
 	c, s := sc*math.Cos(a), sc*math.Sin(a)
 	// p -> R(p - 2.5) + 2.5 + t
 	return homography{c, -s, 2.5 - c*2.5 + s*2.5 + tx, s, c, 2.5 - s*2.5 - c*2.5 + ty, 0, 0, 1}
+}
+
+// TestReadNearForgetsTheLastFrame: reading near a hint gives the same
+// result whatever the reader read before (nothing of the last frame, such
+// as its block tops, is used for this one).
+func TestReadNearForgetsTheLastFrame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads frames")
+	}
+	other, _ := simFrame(t, 1139)
+	defer other.Close()
+	for s := int64(20100); s < 20105; s++ {
+		m, truth := simFrame(t, s)
+		hint := sim.Nudge(truth.Corners, 0.1, rand.New(rand.NewSource(s)))
+		fresh := NewReader()
+		want, errWant := fresh.ReadNear(m, hint)
+		fresh.Close()
+		used := NewReader()
+		if _, err := used.Read(other); err != nil && !errors.Is(err, ErrNoGrid) {
+			t.Fatal(err)
+		}
+		got, errGot := used.ReadNear(m, hint)
+		used.Close()
+		m.Close()
+		want.Millis, got.Millis = 0, 0
+		if (errWant == nil) != (errGot == nil) || want != got {
+			t.Errorf("seed %d: after another frame ReadNear gave %+v (%v), fresh %+v (%v)", s, got, errGot, want, errWant)
+		}
+	}
 }
