@@ -148,6 +148,9 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 	if !plausibleGrid(res.Corners, src.Cols(), src.Rows()) && corners == nil {
 		return res, ErrNoGrid
 	}
+	if corners == nil {
+		res.Corners = lowered(h, res.Corners, src.Cols(), src.Rows())
+	}
 	// Cells are read on the reduced frame.
 	hs := scaleHomography(h, scale)
 	r.readCells(hs, &res)

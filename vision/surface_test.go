@@ -1,0 +1,46 @@
+package vision
+
+import (
+	"math"
+	"testing"
+)
+
+// TestLowered: the corners of a grid fitted on the dividers' tops, lowered,
+// are where the camera sees the board's own corners, for cameras across
+// TABLE.md's envelope.
+func TestLowered(t *testing.T) {
+	const w, hh = 1280, 720
+	for _, el := range []float64{45, 60, 75, 89} {
+		for _, az := range []float64{-20, 0, 20} {
+			e, a := el*math.Pi/180, az*math.Pi/180
+			d := 9.0
+			eye := [3]float64{2.5 + d*math.Cos(e)*math.Sin(a), 2.5 + d*math.Cos(e)*math.Cos(a), d * math.Sin(e)}
+			cam := lookAt(eye, [3]float64{2.5, 2.5, 0}, 900, w/2, hh/2)
+			board := []pt{{0, 0}, {5, 0}, {5, 5}, {0, 5}}
+			var top [4]pt
+			for i, b := range board {
+				top[i] = cam.project(b.X, b.Y, dividerHeight)
+			}
+			h, ok := fitHomography(board, top[:])
+			if !ok {
+				t.Fatalf("el %v az %v: no homography", el, az)
+			}
+			got := lowered(h, cornersOf(h), w, hh)
+			// Near top-down the grid does not fix the focal length, so the
+			// lowering's scale is a guess: within half a hundredth of a
+			// pitch.
+			pitch := math.Hypot(top[1].X-top[0].X, top[1].Y-top[0].Y) / 5
+			moved := 0.0
+			for i, b := range board {
+				want := cam.project(b.X, b.Y, 0)
+				if e := math.Hypot(got[i][0]-want.X, got[i][1]-want.Y); e > 0.005*pitch {
+					t.Errorf("el %v az %v corner %d: lowered to %.2f,%.2f, the board's corner is at %.2f,%.2f (%.2f px off)", el, az, i, got[i][0], got[i][1], want.X, want.Y, e)
+				}
+				moved = math.Max(moved, math.Hypot(top[i].X-want.X, top[i].Y-want.Y))
+			}
+			if el < 80 && moved < 0.3 {
+				t.Errorf("el %v az %v: the dividers' plane is only %.2f px from the board's; the test shows nothing", el, az, moved)
+			}
+		}
+	}
+}
