@@ -94,10 +94,10 @@ func TestSurveyRefine(t *testing.T) {
 	r := NewReader()
 	defer r.Close()
 	ways := []struct {
-		name   string
-		rounds int
-		lens   bool
-	}{{"r2", 2, false}, {"r2lens", 2, true}, {"r4", 4, false}, {"r4lens", 4, true}}
+		name      string
+		rounds, n int
+		lens      bool
+	}{{"r2", 2, linePoints, false}, {"r2lens", 2, linePoints, true}, {"r2n80lens", 2, 2 * linePoints, true}, {"r3n80lens", 3, 2 * linePoints, true}}
 	errs := make([][]float64, len(ways))
 	for s := *surveySeed; s < *surveySeed+int64(*dbgRefineN); s++ {
 		m, truth := simFrame(t, s)
@@ -111,7 +111,7 @@ func TestSurveyRefine(t *testing.T) {
 			p += math.Hypot(a[0]-b[0], a[1]-b[1]) / 20
 		}
 		for k, w := range ways {
-			g, _ := r.refineDividers(ht, w.rounds, linePoints)
+			g, _ := r.refineDividers(ht, w.rounds, w.n)
 			c := cornersOf(g)
 			if w.lens {
 				if lc, ok := r.lensCorners(g); ok {
