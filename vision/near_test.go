@@ -97,3 +97,34 @@ func TestReadNearForgetsTheLastFrame(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReadNear: any hint at all (outside the frame, folded, huge, tiny)
+// gives a reading or an error, never a panic, and never corners that are
+// not numbers.
+func FuzzReadNear(f *testing.F) {
+	m, truth := simFrame(f, 20100)
+	defer m.Close()
+	c := truth.Corners
+	f.Add(c[0][0], c[0][1], c[1][0], c[1][1], c[2][0], c[2][1], c[3][0], c[3][1])
+	f.Add(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+	f.Add(1e300, -1e300, 5.0, 5.0, -3.0, 7.0, 1e-300, 2.0)
+	f.Add(c[2][0], c[2][1], c[1][0], c[1][1], c[0][0], c[0][1], c[3][0], c[3][1])
+	r := NewReader()
+	defer r.Close()
+	f.Fuzz(func(t *testing.T, x1, y1, x2, y2, x3, y3, x4, y4 float64) {
+		res, err := r.ReadNear(m, [4][2]float64{{x1, y1}, {x2, y2}, {x3, y3}, {x4, y4}})
+		if err != nil {
+			return
+		}
+		for _, p := range res.Corners {
+			if math.IsNaN(p[0]) || math.IsNaN(p[1]) || math.IsInf(p[0], 0) || math.IsInf(p[1], 0) {
+				t.Fatalf("corners %v", res.Corners)
+			}
+		}
+		for _, v := range res.Confidence {
+			if !(v >= 0 && v <= 1) {
+				t.Fatalf("confidence %v", res.Confidence)
+			}
+		}
+	})
+}
