@@ -87,15 +87,7 @@ func TestCalibrateThenRead(t *testing.T) {
 	if sc.Board, err = parseBoardRows(calib.Suggested); err != nil {
 		t.Fatal(err)
 	}
-	img, truth := sim.Render(sc)
-	data, err := sim.EncodeJPEG(img, sc.JPEGQuality)
-	if err != nil {
-		t.Fatal(err)
-	}
-	photo := filepath.Join(dir, "setup.jpg")
-	if err := os.WriteFile(photo, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	photo, truth := writeScene(t, sc, filepath.Join(dir, "setup.jpg"))
 	var cs []string
 	for _, c := range truth.Corners {
 		cs = append(cs, fmt.Sprint(c[0]), fmt.Sprint(c[1]))
@@ -159,15 +151,7 @@ func TestCalibrateThenRead(t *testing.T) {
 	// where the calibration found it, with no corners given.
 	later := sc
 	later.Board = sim.RandomScene(20002).Board
-	img2, _ := sim.Render(later)
-	data2, err := sim.EncodeJPEG(img2, sc.JPEGQuality)
-	if err != nil {
-		t.Fatal(err)
-	}
-	photo2 := filepath.Join(dir, "later.jpg")
-	if err := os.WriteFile(photo2, data2, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	photo2, _ := writeScene(t, later, filepath.Join(dir, "later.jpg"))
 	code, stdout, stderr = runCLI(t, "", "read", photo2, "--json", "--calib", out)
 	if code != 0 {
 		t.Fatalf("read --calib of a later frame exit %d: %s", code, stderr)
@@ -245,4 +229,19 @@ func TestCalibrateBadInput(t *testing.T) {
 			}
 		})
 	}
+}
+
+// writeScene renders sc as a JPEG photo at path, giving the path and the
+// render's truth.
+func writeScene(t *testing.T, sc sim.Scene, path string) (string, sim.Truth) {
+	t.Helper()
+	img, truth := sim.Render(sc)
+	data, err := sim.EncodeJPEG(img, sc.JPEGQuality)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, truth
 }
