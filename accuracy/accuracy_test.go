@@ -65,7 +65,8 @@ func TestHarness(t *testing.T) {
 // learning the colours, which uses seeds 1..80, nor for the acceptance
 // figures, 100000..) with floors a little under the figures measured when
 // it was written, so that a drop in accuracy fails the build. It checks the
-// whole reading and, apart, the cell reading with the true corners.
+// whole reading and, apart, the cell reading with the true corners and the
+// reading near a known grid.
 func TestAccuracy(t *testing.T) {
 	n := 40
 	if testing.Short() {
@@ -79,6 +80,7 @@ func TestAccuracy(t *testing.T) {
 	defer r.Close()
 	full := Run(context.Background(), seeds, r)
 	cells := RunWithTrueCorners(context.Background(), seeds, r)
+	near := RunNear(context.Background(), seeds, r, 0.1)
 	checks := []struct {
 		name      string
 		got, want float64
@@ -91,6 +93,8 @@ func TestAccuracy(t *testing.T) {
 		{"levels right, true corners", ratio(cells.All.Level, cells.All.Cells), minLevelsTrueCorners, false},
 		{"occupants right, true corners", ratio(cells.All.Occ, cells.All.Cells), minOccTrueCorners, false},
 		{"cells right among those at confidence >= 0.8", confidentRight(full), minConfidentRight, false},
+		{"cells exactly right, near a known grid", near.All.CellAccuracy(), minCellsNear, false},
+		{"cells right at confidence >= 0.8, near a known grid", confidentRight(near), minConfidentRight, false},
 	}
 	for _, c := range checks {
 		if (c.atMost && c.got > c.want) || (!c.atMost && c.got < c.want) {
@@ -102,6 +106,8 @@ func TestAccuracy(t *testing.T) {
 		full.WriteText(&b)
 		b.WriteString("\n--- with the true corners ---\n")
 		cells.WriteText(&b)
+		b.WriteString("\n--- near the true corners knocked by up to 0.1 pitch ---\n")
+		near.WriteText(&b)
 		t.Log("\n" + b.String())
 	}
 }
@@ -110,7 +116,9 @@ func TestAccuracy(t *testing.T) {
 // seeds 5000..5039 (raised in the fourth session, with the cell network):
 // cells 66.9 %, not read 20 %, median corner error 3.6 % of a pitch (boards
 // read); with the true corners cells 93.6 %, levels 95.4 %, occupants
-// 97.2 %. The first ten seeds (-short) are not easier.
+// 97.2 %; near the true corners knocked by up to a tenth of a pitch
+// (seventh session) cells 87.0 %. The first ten seeds (-short) are not
+// easier.
 const (
 	minCells             = 0.62
 	maxFailed            = 0.30
@@ -119,6 +127,7 @@ const (
 	minCellsTrueCorners  = 0.90
 	minLevelsTrueCorners = 0.92
 	minOccTrueCorners    = 0.95
+	minCellsNear         = 0.83
 )
 
 // confidentRight is the share of cells read right among those reported
