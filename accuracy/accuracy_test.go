@@ -117,7 +117,7 @@ func TestAccuracy(t *testing.T) {
 // cells 66.9 %, not read 20 %, median corner error 3.6 % of a pitch (boards
 // read); with the true corners cells 93.6 %, levels 95.4 %, occupants
 // 97.2 %; near the true corners knocked by up to a tenth of a pitch
-// (seventh session) cells 87.0 %. The first ten seeds (-short) are not
+// (added with it) cells 87.0 %. The first ten seeds (-short) are not
 // easier.
 const (
 	minCells             = 0.62
