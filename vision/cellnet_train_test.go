@@ -20,7 +20,8 @@ var (
 	netEpochs   = flag.Int("netepochs", 20, "with -trainnet: training epochs")
 	netNoWrite  = flag.Bool("netnowrite", false, "with -trainnet: do not rewrite cellnet.bin")
 	netLearning = flag.Float64("netlr", 1e-3, "with -trainnet: Adam's step size")
-	netDecay    = flag.Float64("netdecay", 3e-3, "with -trainnet: weight decay")
+	netDecay    = flag.Float64("netdecay", 3e-4, "with -trainnet: weight decay")
+	netOut      = flag.String("netout", "cellnet.bin", "with -trainnet: where the network is written")
 )
 
 // collectRange is collectCells over seeds "a-b".
@@ -143,7 +144,7 @@ func TestTrainCellNet(t *testing.T) {
 		return
 	}
 	data, _ := n.MarshalBinary()
-	if err := os.WriteFile("cellnet.bin", data, 0o644); err != nil {
+	if err := os.WriteFile(*netOut, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
