@@ -23,8 +23,8 @@ var (
 	// 3e-4 read 94.16 % of the check seeds' cells right, against 93.18 %
 	// at 3e-3 (the loss stalled until the step size fell), 93.81 % at 1e-3
 	// over 30 epochs, 93.96 % at 1e-4 and 93.55 % at 3e-5.
-	netDecay    = flag.Float64("netdecay", 3e-4, "with -trainnet: weight decay")
-	netOut      = flag.String("netout", "cellnet.bin", "with -trainnet: where the network is written")
+	netDecay = flag.Float64("netdecay", 3e-4, "with -trainnet: weight decay")
+	netOut   = flag.String("netout", "cellnet.bin", "with -trainnet: where the network is written")
 )
 
 // collectRange is collectCells over seeds "a-b".
