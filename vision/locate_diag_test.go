@@ -72,7 +72,7 @@ func TestSurveyGrid(t *testing.T) {
 		}
 		final := math.Inf(1)
 		fconf := 0.0
-		if g, sc, conf, ok := r.locateGrid(scale, m.Cols(), m.Rows()); ok && sc >= minDividers {
+		if g, _, conf, ok := r.locateGrid(scale, m.Cols(), m.Rows()); ok {
 			c := cornersOf(g)
 			if lc, ok := r.lensCorners(g); ok && plausibleGrid(lc, m.Cols(), m.Rows()) {
 				c = lc

@@ -45,8 +45,8 @@ type scoredGrid struct {
 // is, in 0..1.
 func (r *Reader) locateGrid(scale float64, w, h int) (homography, float64, float64, bool) {
 	best, ok := r.findGrid(scale, w, h)
-	if !ok {
-		return best.h, 0, 0, false
+	if !ok || !boardShown(best) {
+		return best.h, best.s, 0, false
 	}
 	g := best.h
 	if gf, _ := r.refineDividers(g, 2, linePoints); plausibleGrid(cornersOf(gf), w, h) && squareError(gf, w, h) < maxSquareError {
@@ -58,6 +58,23 @@ func (r *Reader) locateGrid(scale float64, w, h int) (homography, float64, float
 	// fifth of a cell off still has its faces near its cells' centres.
 	return g, best.s, gridConfidence(best.base), true
 }
+
+// boardShown tells whether a grid's scores show a board at all: its
+// dividers and frame (minDividers), or, on crowded boards that hide
+// them, block tops sitting on its cells. A weak grid is read with a low
+// confidence, so that the player is asked, rather than refused: refusing
+// a board in view helps no one.
+func boardShown(g scoredGrid) bool {
+	return g.s >= minDividers || g.s-g.base >= minFacesShown && g.s >= minCrowdedScore
+}
+
+// minFacesShown is the least agreement of the block tops with a grid for
+// it to stand for a crowded board; minCrowdedScore the least whole score
+// such a grid may have. A plain table scores -0.36 with no tops.
+const (
+	minFacesShown   = 0.1
+	minCrowdedScore = -0.3
+)
 
 // gridConfidence maps a grid's dividers-and-frame score to how sure its
 // place is, in 0.05..1.

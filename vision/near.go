@@ -130,7 +130,6 @@ func (r *Reader) locateNearPath(c [4][2]float64, scale float64, w, h int) (homog
 		return hg.h, math.Max(nearSureConfidence, gridConfidence(hg.base)), true, nearSure
 	}
 	g, best, conf, found := r.locateGrid(scale, w, h)
-	found = found && best >= minDividers
 	if ok {
 		s := r.gridScore(hg.h, linePoints/2) + faceWeight*r.faceAgreement(scaleHomography(hg.h, scale))
 		if !found || s >= best-nearPrior {

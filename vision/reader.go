@@ -131,9 +131,7 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 		if near != nil {
 			h, gridConf, found = r.locateNear(*near, scale, src.Cols(), src.Rows())
 		} else {
-			var best float64
-			h, best, gridConf, found = r.locateGrid(scale, src.Cols(), src.Rows())
-			found = found && best >= minDividers
+			h, _, gridConf, found = r.locateGrid(scale, src.Cols(), src.Rows())
 		}
 		if !found {
 			return res, ErrNoGrid
