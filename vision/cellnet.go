@@ -54,6 +54,19 @@ type cellNet struct {
 
 const netMagic = "CNET"
 
+// netArraySizes are the lengths of a network's arrays in its file form:
+// mean, sd, w1, b1, w2, b2.
+var netArraySizes = []int{netInputs, netInputs, netHidden * netInputs, netHidden, nHyp * netHidden, nHyp}
+
+// netFileSize is the length of one network's file form.
+var netFileSize = func() int {
+	total := 0
+	for _, s := range netArraySizes {
+		total += s
+	}
+	return 16 + 4*total
+}()
+
 // MarshalBinary gives the network's file form: the magic, the three layer
 // sizes, then little-endian float32 arrays.
 func (n *cellNet) MarshalBinary() ([]byte, error) {
@@ -79,17 +92,12 @@ func (n *cellNet) UnmarshalBinary(data []byte) error {
 	if in != netInputs || hid != netHidden || out != nHyp {
 		return fmt.Errorf("cell network: sizes %dx%dx%d, this build needs %dx%dx%d (train it again)", in, hid, out, netInputs, netHidden, nHyp)
 	}
-	sizes := []int{netInputs, netInputs, netHidden * netInputs, netHidden, nHyp * netHidden, nHyp}
-	total := 0
-	for _, s := range sizes {
-		total += s
-	}
-	if len(data) != 16+4*total {
-		return fmt.Errorf("cell network: %d bytes, want %d", len(data), 16+4*total)
+	if len(data) != netFileSize {
+		return fmt.Errorf("cell network: %d bytes, want %d", len(data), netFileSize)
 	}
 	p := data[16:]
-	arrays := make([][]float32, len(sizes))
-	for k, s := range sizes {
+	arrays := make([][]float32, len(netArraySizes))
+	for k, s := range netArraySizes {
 		a := make([]float32, s)
 		for j := range a {
 			v := math.Float32frombits(binary.LittleEndian.Uint32(p))
@@ -163,15 +171,93 @@ func (n *cellNet) forward(x, xs, hid []float32, out *[nHyp]float64) {
 //go:embed cellnet.bin
 var cellNetBin []byte
 
-// builtinNet is the trained network, or nil when cellnet.bin is missing
+// builtinNet is the trained networks, or nil when cellnet.bin is missing
 // or does not fit this build (render and compare then decides alone).
-var builtinNet = func() *cellNet {
-	var n cellNet
-	if err := n.UnmarshalBinary(cellNetBin); err != nil {
+var builtinNet = func() cellNets {
+	ns, err := parseCellNets(cellNetBin)
+	if err != nil {
 		return nil
 	}
-	return &n
+	return ns
 }()
+
+// cellNets is networks trained alike from different starts, which err on
+// different cells: their average errs less than any one. Their file is
+// their MarshalBinary forms one after another (so cat joins them).
+type cellNets []*cellNet
+
+// parseCellNets reads one or more networks' file forms, back to back.
+func parseCellNets(data []byte) (cellNets, error) {
+	size := 0
+	if len(data) >= 16 && string(data[:4]) == netMagic {
+		in, hid, out := binary.LittleEndian.Uint32(data[4:]), binary.LittleEndian.Uint32(data[8:]), binary.LittleEndian.Uint32(data[12:])
+		if in == netInputs && hid == netHidden && out == nHyp {
+			size = netFileSize
+		}
+	}
+	if size == 0 {
+		// Not this build's network: one network's errors say why.
+		var n cellNet
+		if err := n.UnmarshalBinary(data); err != nil {
+			return nil, err
+		}
+		return nil, errors.New("cell network: not a network file")
+	}
+	if len(data)%size != 0 {
+		return nil, fmt.Errorf("cell network: %d bytes is not a whole number of networks of %d bytes", len(data), size)
+	}
+	var ns cellNets
+	for p := data; len(p) > 0; p = p[size:] {
+		var n cellNet
+		if err := n.UnmarshalBinary(p[:size]); err != nil {
+			return nil, fmt.Errorf("network %d of the file: %w", len(ns)+1, err)
+		}
+		ns = append(ns, &n)
+	}
+	return ns, nil
+}
+
+// MarshalBinary gives the networks' file form.
+func (ns cellNets) MarshalBinary() ([]byte, error) {
+	var out []byte
+	for _, n := range ns {
+		b, err := n.MarshalBinary()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b...)
+	}
+	return out, nil
+}
+
+// forward gives the hypotheses' log-probabilities: the networks'
+// log-probabilities averaged, then normalised.
+func (ns cellNets) forward(x, xs, hid []float32, out *[nHyp]float64) {
+	if len(ns) == 1 {
+		ns[0].forward(x, xs, hid, out)
+		return
+	}
+	var sum, one [nHyp]float64
+	for _, n := range ns {
+		n.forward(x, xs, hid, &one)
+		for k := range sum {
+			sum[k] += one[k]
+		}
+	}
+	mx := math.Inf(-1)
+	for k := range sum {
+		sum[k] /= float64(len(ns))
+		mx = math.Max(mx, sum[k])
+	}
+	var z float64
+	for _, v := range sum {
+		z += math.Exp(v - mx)
+	}
+	lz := mx + math.Log(z)
+	for k := range sum {
+		out[k] = sum[k] - lz
+	}
+}
 
 // netFeatures fills c.netIn[i] for every cell from the reading as it
 // stands (c.hyp, c.scores) and the colour model's label log-likelihoods.

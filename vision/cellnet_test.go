@@ -9,12 +9,50 @@ import (
 
 func TestCellNetFileRoundTrip(t *testing.T) {
 	data := trainedNet(t)
-	var n cellNet
-	if err := n.UnmarshalBinary(data); err != nil {
+	ns, err := parseCellNets(data)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if len(n.w1) != len(builtinNet.w1) || n.w2[5] != builtinNet.w2[5] || n.sd[3] != builtinNet.sd[3] {
-		t.Error("round trip changed the network")
+	if len(ns) != len(builtinNet) {
+		t.Fatalf("round trip gave %d networks, want %d", len(ns), len(builtinNet))
+	}
+	for i, n := range ns {
+		b := builtinNet[i]
+		if len(n.w1) != len(b.w1) || n.w2[5] != b.w2[5] || n.sd[3] != b.sd[3] {
+			t.Errorf("round trip changed network %d", i+1)
+		}
+	}
+}
+
+// TestCellNetsAverage: two copies of a network read as it does, and a
+// network averaged with a different one gives log-probabilities that sum
+// to one in probability.
+func TestCellNetsAverage(t *testing.T) {
+	one := builtinNet[0]
+	other := *one
+	other.b2 = append([]float32(nil), one.b2...)
+	other.b2[3] += 2
+	x := make([]float32, netInputs)
+	for j := range x {
+		x[j] = one.mean[j] + float32(j%7-3)*one.sd[j]/3
+	}
+	xs, hid := make([]float32, netInputs), make([]float32, netHidden)
+	var want, got, mixed [nHyp]float64
+	one.forward(x, xs, hid, &want)
+	cellNets{one, one}.forward(x, xs, hid, &got)
+	cellNets{one, &other}.forward(x, xs, hid, &mixed)
+	var z float64
+	for k := range want {
+		if math.Abs(got[k]-want[k]) > 1e-9 {
+			t.Errorf("hypothesis %d: two copies give %v, one %v", k, got[k], want[k])
+		}
+		z += math.Exp(mixed[k])
+	}
+	if math.Abs(z-1) > 1e-9 {
+		t.Errorf("averaged probabilities sum to %v", z)
+	}
+	if mixed[3] <= want[3] {
+		t.Errorf("raising one network's hypothesis 3 did not raise the average's (%v, was %v)", mixed[3], want[3])
 	}
 }
 
@@ -33,7 +71,7 @@ func trainedNet(tb testing.TB) []byte {
 }
 
 func TestCellNetFileErrors(t *testing.T) {
-	good := trainedNet(t)
+	good := trainedNet(t)[:netFileSize] // one network
 	nan := append([]byte(nil), good...)
 	binary.LittleEndian.PutUint32(nan[100:], math.Float32bits(float32(math.NaN())))
 	sizes := append([]byte(nil), good...)
@@ -46,11 +84,12 @@ func TestCellNetFileErrors(t *testing.T) {
 		{"empty", nil, "not a network file"},
 		{"other file", []byte("\x89PNG\r\n\x1a\n0000000000"), "not a network file"},
 		{"other sizes", sizes, "train it again"},
-		{"truncated", good[:len(good)-3], "bytes, want"},
+		{"truncated", good[:len(good)-3], "not a whole number of networks"},
 		{"not a number", nan, "not a number"},
+		{"one and a bit", append(append([]byte(nil), good...), good[:20]...), "whole number of networks"},
+		{"second not a number", append(append([]byte(nil), good...), nan...), "network 2 of the file"},
 	} {
-		var n cellNet
-		err := n.UnmarshalBinary(c.data)
+		_, err := parseCellNets(c.data)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want an error about %q", c.name, err, c.want)
 		}
@@ -62,9 +101,14 @@ func FuzzCellNetUnmarshal(f *testing.F) {
 	f.Add(good[:64])
 	f.Add([]byte(netMagic))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var n cellNet
-		if err := n.UnmarshalBinary(data); err == nil && len(n.w1) != netHidden*netInputs {
-			t.Fatal("accepted a network of the wrong shape")
+		ns, err := parseCellNets(data)
+		if err == nil && len(ns) == 0 {
+			t.Fatal("accepted a file of no networks")
+		}
+		for _, n := range ns {
+			if len(n.w1) != netHidden*netInputs {
+				t.Fatal("accepted a network of the wrong shape")
+			}
 		}
 	})
 }
@@ -78,9 +122,9 @@ func TestCellNetHelps(t *testing.T) {
 	}
 	r := NewReader()
 	defer r.Close()
-	count := func(net *cellNet) (right int) {
-		defer func(f func() *cellNet) { cellNetInUse = f }(cellNetInUse)
-		cellNetInUse = func() *cellNet { return net }
+	count := func(net cellNets) (right int) {
+		defer func(f func() cellNets) { cellNetInUse = f }(cellNetInUse)
+		cellNetInUse = func() cellNets { return net }
 		for s := int64(20200); s < 20220; s++ {
 			m, truth := simFrame(t, s)
 			res, err := r.ReadWithCorners(m, truth.Corners)

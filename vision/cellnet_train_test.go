@@ -26,6 +26,8 @@ var (
 	// 3e-5; on seeds 1-4000 and 5040-7999 (the shipped network), 94.66 %.
 	netDecay = flag.Float64("netdecay", 3e-4, "with -trainnet: weight decay")
 	netOut   = flag.String("netout", "cellnet.bin", "with -trainnet: where the network is written")
+	netSeed  = flag.Int64("netseed", 1, "with -trainnet: the seed of the weights' start and the batches' order")
+	netEns   = flag.String("netens", "", "with -valnet: network files, comma-separated, whose average is checked")
 )
 
 // collectRange is collectCells over seeds "a-b".
@@ -78,8 +80,8 @@ func collectCells(t *testing.T, a, b int64) []netSample {
 }
 
 func collectCellsNow(t *testing.T, a, b int64) []netSample {
-	defer func(f func() *cellNet) { cellNetInUse = f }(cellNetInUse)
-	cellNetInUse = func() *cellNet { return nil }
+	defer func(f func() cellNets) { cellNetInUse = f }(cellNetInUse)
+	cellNetInUse = func() cellNets { return nil }
 	r := NewReader()
 	defer r.Close()
 	var out []netSample
@@ -301,7 +303,7 @@ func (wk *netWorker) gradients(n *cellNet, train []netSample, picked []int) {
 
 // fitNet trains a network by Adam on minibatches of the cross-entropy.
 func fitNet(train, val []netSample, epochs int, lr float64, logf func(string, ...any)) *cellNet {
-	rng := rand.New(rand.NewSource(1))
+	rng := rand.New(rand.NewSource(*netSeed))
 	n := &cellNet{
 		mean: make([]float32, netInputs), sd: make([]float32, netInputs),
 		w1: make([]float32, netHidden*netInputs), b1: make([]float32, netHidden),
@@ -393,4 +395,60 @@ func fitNet(train, val []netSample, epochs int, lr float64, logf func(string, ..
 		}
 	}
 	return n
+}
+
+// TestCheckEnsemble prints the check seeds' cells read right by each
+// network of -netens and by their average (development step).
+func TestCheckEnsemble(t *testing.T) {
+	if *netEns == "" {
+		t.Skip("run with -netens A.bin,B.bin [-valnet C-D] [-netcache DIR]")
+	}
+	var nets []*cellNet
+	for _, f := range strings.Split(*netEns, ",") {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n cellNet
+		if err := n.UnmarshalBinary(data); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		nets = append(nets, &n)
+		t.Logf("%s: %d", f, len(nets))
+	}
+	val := collectRange(t, *valNet)
+	xs, hid := make([]float32, netInputs), make([]float32, netHidden)
+	right := make([]int, len(nets)+1)
+	for _, s := range val {
+		var sum, lp [nHyp]float64
+		for i, n := range nets {
+			n.forward(s.X, xs, hid, &lp)
+			if argmax(lp[:]) == s.Y {
+				right[i]++
+			}
+			for k := range sum {
+				sum[k] += lp[k]
+			}
+		}
+		if argmax(sum[:]) == s.Y {
+			right[len(nets)]++
+		}
+	}
+	for i, r := range right {
+		name := "average"
+		if i < len(nets) {
+			name = strings.Split(*netEns, ",")[i]
+		}
+		t.Logf("%s: %.2f%% of %d check cells right", name, 100*float64(r)/float64(len(val)), len(val))
+	}
+}
+
+func argmax(v []float64) int {
+	best := 0
+	for k := range v {
+		if v[k] > v[best] {
+			best = k
+		}
+	}
+	return best
 }

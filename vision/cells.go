@@ -167,7 +167,7 @@ func (r *Reader) readCells(h homography, res *Result) {
 	c.netAll = all
 	c.netFeatures(&r.px, &r.model)
 	n := cellNetInUse()
-	if n == nil {
+	if len(n) == 0 {
 		return
 	}
 	var lp [nHyp]float64
@@ -204,7 +204,7 @@ const pawnVeto = 3.5
 
 // cellNetInUse gives the network that decides the cells, nil for render
 // and compare alone (TestTrainCellNet turns it off to learn a new one).
-var cellNetInUse = func() *cellNet { return builtinNet }
+var cellNetInUse = func() cellNets { return builtinNet }
 
 // minBoardPoints is how many lattice points (of about 1600) must show
 // bare board for its colour to be measured from a reading.

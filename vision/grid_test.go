@@ -73,8 +73,8 @@ func TestLocateDrawnBoard(t *testing.T) {
 	// The cells are read by render and compare alone: the cell network has
 	// only been taught simulated photos, and a flat drawing is unlike any
 	// (it sees pawns and towers on it).
-	defer func(f func() *cellNet) { cellNetInUse = f }(cellNetInUse)
-	cellNetInUse = func() *cellNet { return nil }
+	defer func(f func() cellNets) { cellNetInUse = f }(cellNetInUse)
+	cellNetInUse = func() cellNets { return nil }
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			h, ok := homographyFromCorners(tt.corners)
