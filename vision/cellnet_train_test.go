@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"companion/sim"
 )
 
 var (
@@ -28,9 +30,12 @@ var (
 	netOut   = flag.String("netout", "cellnet.bin", "with -trainnet: where the network is written")
 	netSeed  = flag.Int64("netseed", 1, "with -trainnet: the seed of the weights' start and the batches' order")
 	netEns   = flag.String("netens", "", "with -valnet: network files, comma-separated, whose average is checked")
+	netCount = flag.Int("netcount", 1, "with -trainnet: how many networks (seeds -netseed on) are trained and averaged")
+	netNear  = flag.Bool("netnear", false, "with -trainnet: also train on the cells read near knocked true corners")
 )
 
-// collectRange is collectCells over seeds "a-b".
+// collectRange is collectCells over seeds "a-b", and with -netnear
+// collectNearCells too.
 func collectRange(t *testing.T, rg string) []netSample {
 	var a, b int64
 	if _, err := fmt.Sscanf(rg, "%d-%d", &a, &b); err != nil {
@@ -39,7 +44,75 @@ func collectRange(t *testing.T, rg string) []netSample {
 	if b >= 100000 || (a <= 5039 && b >= 5000) {
 		t.Fatal("seeds from 100000 are the hold-out and 5000-5039 the regression suite: never train on them")
 	}
+	out := collectCells(t, a, b)
+	if *netNear {
+		out = append(out, cachedCells(t, fmt.Sprintf("near-%d-%d-%d", a, b, netInputs), func() []netSample { return collectNearCells(t, a, b) })...)
+	}
+	return out
+}
+
+// collectCheck is the check seeds' cells (-valnet), as collectCells.
+func collectCheck(t *testing.T) []netSample {
+	var a, b int64
+	if _, err := fmt.Sscanf(*valNet, "%d-%d", &a, &b); err != nil {
+		t.Fatalf("check seeds %q: want a-b", *valNet)
+	}
 	return collectCells(t, a, b)
+}
+
+// collectNearCells reads each seed near its true corners knocked by up to
+// a tenth of a pitch, as at the table with the camera unmoved, and gives
+// every cell's inputs with its truth when the grid is right. The grids
+// refined there are off by a few hundredths of a pitch, with a long tail,
+// unlike the random knocks of netJitter; the network learns to read
+// through them.
+func collectNearCells(t *testing.T, a, b int64) []netSample {
+	defer func(f func() cellNets) { cellNetInUse = f }(cellNetInUse)
+	cellNetInUse = func() cellNets { return nil }
+	r := NewReader()
+	defer r.Close()
+	var out []netSample
+	for s := a; s <= b; s++ {
+		m, truth := simFrame(t, s)
+		rng := rand.New(rand.NewSource(s + 1))
+		res, err := r.ReadNear(m, sim.Nudge(truth.Corners, 0.1, rng))
+		m.Close()
+		pitch := math.Hypot(truth.Corners[1][0]-truth.Corners[0][0], truth.Corners[1][1]-truth.Corners[0][1]) / 5
+		if err != nil || cornerErr(res.Corners, truth.Corners) >= pitch/4 {
+			continue
+		}
+		for i := 0; i < 25; i++ {
+			x := make([]float32, netInputs)
+			copy(x, r.cc.netIn[i][:])
+			out = append(out, netSample{x, hypIndex(truth.Board[i])})
+		}
+	}
+	return out
+}
+
+// cachedCells gives the samples kept under name in -netcache, collecting
+// and keeping them when they are not there.
+func cachedCells(t *testing.T, name string, collect func() []netSample) []netSample {
+	if *netCache == "" {
+		return collect()
+	}
+	path := fmt.Sprintf("%s/cells-%s.gob", *netCache, name)
+	if f, err := os.Open(path); err == nil {
+		var out []netSample
+		err := gob.NewDecoder(f).Decode(&out)
+		f.Close()
+		if err == nil {
+			return out
+		}
+	}
+	out := collect()
+	if err := os.MkdirAll(*netCache, 0o755); err == nil {
+		if f, err := os.Create(path); err == nil {
+			gob.NewEncoder(f).Encode(out)
+			f.Close()
+		}
+	}
+	return out
 }
 
 // netJitter are the spreads (pitches) of the corners moved at random, one
@@ -57,26 +130,7 @@ type netSample struct {
 // pitch), and gives every cell's inputs with its truth. Render and compare
 // alone decides while collecting.
 func collectCells(t *testing.T, a, b int64) []netSample {
-	if *netCache != "" {
-		name := fmt.Sprintf("%s/cells-%d-%d-%d-j%d.gob", *netCache, a, b, netInputs, len(netJitter))
-		if f, err := os.Open(name); err == nil {
-			var out []netSample
-			err := gob.NewDecoder(f).Decode(&out)
-			f.Close()
-			if err == nil {
-				return out
-			}
-		}
-		out := collectCellsNow(t, a, b)
-		if err := os.MkdirAll(*netCache, 0o755); err == nil {
-			if f, err := os.Create(name); err == nil {
-				gob.NewEncoder(f).Encode(out)
-				f.Close()
-			}
-		}
-		return out
-	}
-	return collectCellsNow(t, a, b)
+	return cachedCells(t, fmt.Sprintf("%d-%d-%d-j%d", a, b, netInputs, len(netJitter)), func() []netSample { return collectCellsNow(t, a, b) })
 }
 
 func collectCellsNow(t *testing.T, a, b int64) []netSample {
@@ -137,22 +191,43 @@ func TestTrainCellNet(t *testing.T) {
 	for _, rg := range strings.Split(*trainNet, ",") {
 		train = append(train, collectRange(t, rg)...)
 	}
-	val = collectRange(t, *valNet)
+	val = collectCheck(t)
 	t.Logf("%d training cells, %d check cells", len(train), len(val))
-	n := fitNet(train, val, *netEpochs, *netLearning, t.Logf)
-	temp := calibrateNet(n, val)
-	t.Logf("temperature %.2f", temp)
-	t.Logf("check cells right: render and compare %.2f%%, network %.2f%%", 100*rcAccuracy(val), 100*netAccuracy(n, val))
-	for _, w := range []float64{0.1, 0.25, 0.5, 1} {
-		t.Logf("  network + %.2f x render and compare: %.2f%%", w, 100*mixAccuracy(n, val, w))
+	var nets cellNets
+	for k := 0; k < *netCount; k++ {
+		n := fitNet(train, val, *netEpochs, *netLearning, *netSeed+int64(k), t.Logf)
+		temp := calibrateNet(n, val)
+		t.Logf("network %d: temperature %.2f", k+1, temp)
+		t.Logf("check cells right: render and compare %.2f%%, network %.2f%%", 100*rcAccuracy(val), 100*netAccuracy(n, val))
+		nets = append(nets, n)
+		if len(nets) > 1 {
+			t.Logf("check cells right by the %d networks' average: %.2f%%", len(nets), 100*netsAccuracy(nets, val))
+		}
+		if *netNoWrite {
+			continue
+		}
+		// Written after each network, so that a stopped run keeps those
+		// done.
+		data, _ := nets.MarshalBinary()
+		if err := os.WriteFile(*netOut, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if *netNoWrite {
-		return
+}
+
+// netsAccuracy is the share of samples whose truth the networks' average
+// ranks first.
+func netsAccuracy(ns cellNets, v []netSample) float64 {
+	xs, hid := make([]float32, netInputs), make([]float32, netHidden)
+	right := 0
+	var lp [nHyp]float64
+	for _, s := range v {
+		ns.forward(s.X, xs, hid, &lp)
+		if argmax(lp[:]) == s.Y {
+			right++
+		}
 	}
-	data, _ := n.MarshalBinary()
-	if err := os.WriteFile(*netOut, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	return float64(right) / float64(len(v))
 }
 
 // rcAccuracy is the share of samples whose best render and compare score
@@ -302,8 +377,8 @@ func (wk *netWorker) gradients(n *cellNet, train []netSample, picked []int) {
 }
 
 // fitNet trains a network by Adam on minibatches of the cross-entropy.
-func fitNet(train, val []netSample, epochs int, lr float64, logf func(string, ...any)) *cellNet {
-	rng := rand.New(rand.NewSource(*netSeed))
+func fitNet(train, val []netSample, epochs int, lr float64, seed int64, logf func(string, ...any)) *cellNet {
+	rng := rand.New(rand.NewSource(seed))
 	n := &cellNet{
 		mean: make([]float32, netInputs), sd: make([]float32, netInputs),
 		w1: make([]float32, netHidden*netInputs), b1: make([]float32, netHidden),
@@ -416,7 +491,7 @@ func TestCheckEnsemble(t *testing.T) {
 		nets = append(nets, &n)
 		t.Logf("%s: %d", f, len(nets))
 	}
-	val := collectRange(t, *valNet)
+	val := collectCheck(t)
 	xs, hid := make([]float32, netInputs), make([]float32, netHidden)
 	right := make([]int, len(nets)+1)
 	for _, s := range val {
