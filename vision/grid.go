@@ -649,6 +649,15 @@ func (r *Reader) refineN(h homography, rounds, n int) (homography, float64) {
 	return h, s + r.frameEvidence(h)
 }
 
+// refineFinal is refineDividers for a grid already chosen: dividers are
+// taken only between sides alike, so that a block's foot does not pull a
+// line off the divider it stands on.
+func (r *Reader) refineFinal(h homography, rounds, n int) (homography, float64) {
+	r.strictDividers = true
+	defer func() { r.strictDividers = false }()
+	return r.refineDividers(h, rounds, n)
+}
+
 // refineDividers is refineN without the frame evidence.
 func (r *Reader) refineDividers(h homography, rounds, n int) (homography, float64) {
 	g, err := r.fullGray.DataPtrUint8()
@@ -663,7 +672,7 @@ func (r *Reader) refineDividers(h homography, rounds, n int) (homography, float6
 		inliers := 0
 		for fam := 0; fam < 2; fam++ {
 			for k := 0; k <= 5; k++ {
-				l, in, _ := r.fitGridLine(img, h, fam, k, round, n)
+				l, in, _ := r.fitGridLine(img, h, fam, k, round, n, r.strictDividers)
 				lines[fam][k] = l
 				inliers += in
 			}
@@ -718,8 +727,8 @@ func (a fitLine) intersect(b fitLine) (pt, bool) {
 
 // fitGridLine finds grid line k of family fam (0: rows, board Y = k; 1:
 // columns, board X = k) in the full-resolution grey image.
-func (r *Reader) fitGridLine(img grayImg, h homography, fam, k, round, n int) (fitLine, int, bool) {
-	pts, wts := dividerPoints(img, h, fam, k, round, n)
+func (r *Reader) fitGridLine(img grayImg, h homography, fam, k, round, n int, strict bool) (fitLine, int, bool) {
+	pts, wts := dividerPoints(img, h, fam, k, round, n, strict)
 	if len(pts) < n/5 {
 		return fitLine{}, 0, false
 	}
@@ -728,7 +737,7 @@ func (r *Reader) fitGridLine(img grayImg, h homography, fam, k, round, n int) (f
 
 // dividerPoints finds the divider across grid line k of family fam (0:
 // rows, 1: columns) at n places along it, with each find's strength.
-func dividerPoints(img grayImg, h homography, fam, k, round, n int) ([]pt, []float64) {
+func dividerPoints(img grayImg, h homography, fam, k, round, n int, strict bool) ([]pt, []float64) {
 	pts := make([]pt, 0, n)
 	wts := make([]float64, 0, n)
 	var sc divScratch // one scratch for the line's searches
@@ -758,7 +767,7 @@ func dividerPoints(img grayImg, h homography, fam, k, round, n int) ([]pt, []flo
 			q = h.apply(pt{float64(k) + 0.1, t})
 		}
 		pitch := math.Abs((q.X-c.X)*nx+(q.Y-c.Y)*ny) / 0.1
-		off, s, ok := findDivider(img, c, nx, ny, pitch, round, &sc)
+		off, s, ok := findDivider(img, c, nx, ny, pitch, round, strict && k > 0 && k < 5, &sc)
 		if !ok {
 			continue
 		}
@@ -767,6 +776,25 @@ func dividerPoints(img grayImg, h homography, fam, k, round, n int) ([]pt, []flo
 	}
 	return pts, wts
 }
+
+// sideGap is how far (profile samples) beyond each edge its side is read.
+const sideGap = 4
+
+// sameSides reports whether the profile beyond edges i and j (i < j) is
+// of about one level on both sides, compared with the ridge between them.
+func sameSides(prof []float64, i, j, gap int) bool {
+	a, b := i-gap, j+gap
+	if a < 0 || b >= len(prof) {
+		return true
+	}
+	left, right := prof[a], prof[b]
+	mid := prof[(i+j)/2]
+	height := math.Abs(mid - (left+right)/2)
+	return math.Abs(left-right) <= sideRatio*height
+}
+
+// sideRatio is how much the sides may differ, as a share of the ridge.
+var sideRatio = 1.6
 
 // divProfLen bounds findDivider's profile across the line (samples).
 const divProfLen = 600
@@ -786,7 +814,7 @@ type divScratch struct {
 // edges, so a divider between a cell and the darker frame is not pulled
 // towards either. It gives the offset along the normal in pixels and the
 // strength (the weaker edge).
-func findDivider(img grayImg, c pt, nx, ny, pitch float64, round int, sc *divScratch) (float64, float64, bool) {
+func findDivider(img grayImg, c pt, nx, ny, pitch float64, round int, inner bool, sc *divScratch) (float64, float64, bool) {
 	search := 0.12 * pitch
 	if round > 0 {
 		search = 0.05 * pitch
@@ -880,7 +908,7 @@ func findDivider(img grayImg, c pt, nx, ny, pitch float64, round int, sc *divScr
 				continue
 			}
 			s := min(ag[i], ag[j])
-			if s > best {
+			if s > best && (!inner || sameSides(prof[:2*m+1], i, j, sideGap)) {
 				best, bi, bj = s, i, j
 			}
 		}

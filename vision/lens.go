@@ -43,7 +43,7 @@ func (r *Reader) lensCorners(h homography) ([4][2]float64, bool) {
 	used := 0
 	for fam := 0; fam < 2; fam++ {
 		for k := 0; k <= 5; k++ {
-			pts, wts := dividerPoints(img, h, fam, k, 1, linePoints)
+			pts, wts := dividerPoints(img, h, fam, k, 1, linePoints, true)
 			if len(pts) < minLinePoints {
 				continue
 			}

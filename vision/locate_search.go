@@ -49,7 +49,7 @@ func (r *Reader) locateGrid(scale float64, w, h int) (homography, float64, float
 		return best.h, best.s, 0, false
 	}
 	g := best.h
-	if gf, _ := r.refineDividers(g, 2, linePoints); plausibleGrid(cornersOf(gf), w, h) && squareError(gf, w, h) < maxSquareError {
+	if gf, _ := r.refineFinal(g, 2, linePoints); plausibleGrid(cornersOf(gf), w, h) && squareError(gf, w, h) < maxSquareError {
 		g = gf
 	}
 	// The share of the grid lines where the dividers were found, moved by

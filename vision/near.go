@@ -77,16 +77,16 @@ func (r *Reader) nearGrid(c [4][2]float64, scale float64, w, h int) (hintedGrid,
 		gc := cornersOf(g)
 		return plausibleGrid(gc, w, h) && squareError(g, w, h) < maxSquareError && pitchErr(gc, c) <= nearMaxDrift
 	}
-	g, share := r.refineDividers(h0, nearRounds, linePoints)
+	g, share := r.refineFinal(h0, nearRounds, linePoints)
 	refined := stands(g)
 	if !refined {
 		// A line went astray (onto a block's edge): refine once more from
 		// the nearest square, else keep the hint as it is; neither is sure.
-		if gs, ss := r.refineDividers(squared(g, w, h), 1, linePoints); stands(gs) {
+		if gs, ss := r.refineFinal(squared(g, w, h), 1, linePoints); stands(gs) {
 			g, share = gs, ss
 		} else if stands(h0) {
 			g = h0
-			_, share = r.refineDividers(h0, 1, linePoints)
+			_, share = r.refineFinal(h0, 1, linePoints)
 		} else {
 			return hintedGrid{}, false
 		}

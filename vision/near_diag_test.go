@@ -156,7 +156,7 @@ func TestSurveyLines(t *testing.T) {
 		img := grayImg{g, r.fullGray.Cols(), r.fullGray.Rows()}
 		for fam := 0; fam < 2; fam++ {
 			for k := 0; k <= 5; k++ {
-				l, in, ok := r.fitGridLine(img, ht, fam, k, 0, linePoints)
+				l, in, ok := r.fitGridLine(img, ht, fam, k, 0, linePoints, false)
 				if !ok || in < linePoints/3 {
 					continue
 				}
