@@ -16,6 +16,11 @@ import (
 // nearRounds is how many times the hinted grid is refined on the dividers.
 const nearRounds = 3
 
+// nearSureDrift is the farthest refinement may move a hinted corner for
+// the search to be skipped: a camera left in place moves the grid little,
+// and a line refined onto a block's edge moves its corners far.
+const nearSureDrift = 0.15
+
 // nearMaxDrift is the farthest, in pitches, refinement may move a hinted
 // corner before the hint is taken to be stale (the camera moved).
 const nearMaxDrift = 0.3
@@ -92,7 +97,7 @@ func (r *Reader) nearGrid(c [4][2]float64, scale float64, w, h int) (hintedGrid,
 		}
 	}
 	hg := hintedGrid{h: g, base: share + r.frameEvidence(g)}
-	if refined && hg.base >= nearSureBase {
+	if refined && hg.base >= nearSureBase && pitchErr(cornersOf(g), c) <= nearSureDrift {
 		own := r.screenScore(g, scale, w, h)
 		hg.sure = true
 		for _, a := range nearNeighbours {
