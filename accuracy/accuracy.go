@@ -393,6 +393,38 @@ func (rep Report) CornerPxQuantile(q float64) float64 {
 	return quantile(v, q)
 }
 
+// rightGrids gives how many boards were read with the grid right (every
+// corner within a quarter pitch), and those grids' corner errors as shares
+// of the pitch.
+func (rep Report) rightGrids() (int, []float64) {
+	n := 0
+	var shares []float64
+	for _, s := range rep.Samples {
+		if s.Err != nil {
+			continue
+		}
+		worst := 0.0
+		for _, c := range s.CornerPx {
+			worst = math.Max(worst, c/s.Pitch)
+		}
+		if worst < 0.25 {
+			n++
+			for _, c := range s.CornerPx {
+				shares = append(shares, c/s.Pitch)
+			}
+		}
+	}
+	return n, shares
+}
+
+// RightGridCornerQuantile is the q-quantile of the corner errors (shares
+// of the pitch) of the grids read right: how precise a grid found is,
+// apart from how often the right one is found.
+func (rep Report) RightGridCornerQuantile(q float64) float64 {
+	_, shares := rep.rightGrids()
+	return quantile(shares, q)
+}
+
 // WriteText writes the report for people.
 func (rep Report) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "boards %d, read %d, failed %d\n", rep.All.Boards, rep.All.Boards-rep.All.Failed, rep.All.Failed)
@@ -400,25 +432,14 @@ func (rep Report) WriteText(w io.Writer) {
 		100*rep.All.CellAccuracy(), 100*ratio(rep.All.Level, rep.All.Cells), 100*ratio(rep.All.Occ, rep.All.Cells), 100*rep.All.PerfectShare())
 	fmt.Fprintf(w, "corner error (boards read): median %.2f px (%.2f%% of pitch), p95 %.2f px (%.2f%% of pitch)\n",
 		rep.CornerPxQuantile(0.5), 100*rep.All.CornerQuantile(0.5), rep.CornerPxQuantile(0.95), 100*rep.All.CornerQuantile(0.95))
-	readCells, readRight, goodGrids := 0, 0, 0
-	var goodShares []float64
+	readCells, readRight := 0, 0
 	for _, s := range rep.Samples {
-		if s.Err != nil {
-			continue
-		}
-		readCells += 25
-		readRight += 25 - s.Wrong
-		worst := 0.0
-		for _, c := range s.CornerPx {
-			worst = math.Max(worst, c/s.Pitch)
-		}
-		if worst < 0.25 {
-			goodGrids++
-			for _, c := range s.CornerPx {
-				goodShares = append(goodShares, c/s.Pitch)
-			}
+		if s.Err == nil {
+			readCells += 25
+			readRight += 25 - s.Wrong
 		}
 	}
+	goodGrids, goodShares := rep.rightGrids()
 	if n := rep.All.Boards - rep.All.Failed; n > 0 {
 		fmt.Fprintf(w, "on the %d boards read: cells exactly right %.2f%%, grid right (every corner within 1/4 pitch) %d (%.1f%%)\n",
 			n, 100*ratio(readRight, readCells), goodGrids, 100*ratio(goodGrids, n))

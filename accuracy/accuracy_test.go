@@ -88,13 +88,22 @@ func TestAccuracy(t *testing.T) {
 	}{
 		{"cells exactly right", full.All.CellAccuracy(), minCells, false},
 		{"boards not read", float64(full.All.Failed) / float64(full.All.Boards), maxFailed, true},
-		{"median corner error / pitch", full.All.CornerQuantile(0.5), maxCornerMedian, true},
+		{"median corner error / pitch, grids right", full.RightGridCornerQuantile(0.5), maxRightCornerMedian, true},
 		{"cells exactly right, true corners", cells.All.CellAccuracy(), minCellsTrueCorners, false},
 		{"levels right, true corners", ratio(cells.All.Level, cells.All.Cells), minLevelsTrueCorners, false},
 		{"occupants right, true corners", ratio(cells.All.Occ, cells.All.Cells), minOccTrueCorners, false},
 		{"cells right among those at confidence >= 0.8", confidentRight(full), minConfidentRight, false},
 		{"cells exactly right, near a known grid", near.All.CellAccuracy(), minCellsNear, false},
 		{"cells right at confidence >= 0.8, near a known grid", confidentRight(near), minConfidentRight, false},
+	}
+	if !testing.Short() {
+		// Over the boards read, wrong grids and all: ten boards are too
+		// few for that median (one weak board read moves it by half).
+		checks = append(checks, struct {
+			name      string
+			got, want float64
+			atMost    bool
+		}{"median corner error / pitch", full.All.CornerQuantile(0.5), maxCornerMedian, true})
 	}
 	for _, c := range checks {
 		if (c.atMost && c.got > c.want) || (!c.atMost && c.got < c.want) {
@@ -113,22 +122,24 @@ func TestAccuracy(t *testing.T) {
 }
 
 // Floors of the regression suite, a little under the figures measured on
-// seeds 5000..5039 (raised in the sixth session, with the cell network
-// retrained at a lighter weight decay on 7000 seeds): cells 68.8 %, not
-// read 20 %, median corner error 4.4 % of a pitch (boards read); with the
-// true corners cells 94.8 %, levels 96.5 %, occupants 97.5 %; near the
-// true corners knocked by up to a tenth of a pitch cells 89.7 %. The first
-// ten seeds (-short) are not easier: there cells 71.2 %, true corners
-// 94.4 %, levels 96.4 %, occupants 98.0 %, near 93.6 %.
+// seeds 5000..5039 (raised in the seventh session: two networks averaged,
+// trained on 9960 seeds, and weak grids held up by block tops read rather
+// than refused): cells 69.3 %, not read 17.5 %, median corner error 4.7 %
+// of a pitch over the boards read and 3.9 % over the grids right; with the
+// true corners cells 95.0 %, levels 96.8 %, occupants 97.5 %; near the
+// true corners knocked by up to a tenth of a pitch cells 91.8 %. The first
+// ten seeds (-short) are not easier: there cells 73.6 %, grids right 2.3 %,
+// true corners 93.6 %, levels 95.6 %, occupants 98.0 %, near 92.4 %.
 const (
-	minCells             = 0.65
-	maxFailed            = 0.30
+	minCells             = 0.66
+	maxFailed            = 0.25
 	maxCornerMedian      = 0.055
+	maxRightCornerMedian = 0.045
 	minConfidentRight    = 0.97
-	minCellsTrueCorners  = 0.91
-	minLevelsTrueCorners = 0.93
+	minCellsTrueCorners  = 0.92
+	minLevelsTrueCorners = 0.94
 	minOccTrueCorners    = 0.96
-	minCellsNear         = 0.87
+	minCellsNear         = 0.89
 )
 
 // minConfidentCells is the fewest confident cells whose share is checked.
