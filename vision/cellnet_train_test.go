@@ -83,11 +83,22 @@ func collectNearCells(t *testing.T, a, b int64) []netSample {
 		if err != nil || cornerErr(res.Corners, truth.Corners) >= pitch/4 {
 			continue
 		}
-		for i := 0; i < 25; i++ {
-			x := make([]float32, netInputs)
-			copy(x, r.cc.netIn[i][:])
-			out = append(out, netSample{x, hypIndex(truth.Board[i])})
+		var want [25]int
+		for i, sq := range truth.Board {
+			want[i] = hypIndex(sq)
 		}
+		out = appendCells(out, r, want)
+	}
+	return out
+}
+
+// appendCells appends the last reading's cells: each cell's network
+// inputs with its true hypothesis.
+func appendCells(out []netSample, r *Reader, want [25]int) []netSample {
+	for i := 0; i < 25; i++ {
+		x := make([]float32, netInputs)
+		copy(x, r.cc.netIn[i][:])
+		out = append(out, netSample{x, want[i]})
 	}
 	return out
 }
@@ -141,13 +152,7 @@ func collectCellsNow(t *testing.T, a, b int64) []netSample {
 	r := NewReader()
 	defer r.Close()
 	var out []netSample
-	add := func(truth [25]int) {
-		for i := 0; i < 25; i++ {
-			x := make([]float32, netInputs)
-			copy(x, r.cc.netIn[i][:])
-			out = append(out, netSample{x, truth[i]})
-		}
-	}
+	add := func(want [25]int) { out = appendCells(out, r, want) }
 	for s := a; s <= b; s++ {
 		m, truth := simFrame(t, s)
 		var want [25]int
