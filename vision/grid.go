@@ -794,7 +794,7 @@ func sameSides(prof []float64, i, j, gap int) bool {
 }
 
 // sideRatio is how much the sides may differ, as a share of the ridge.
-var sideRatio = 1.6
+const sideRatio = 1.6
 
 // divProfLen bounds findDivider's profile across the line (samples).
 const divProfLen = 600

@@ -1,0 +1,53 @@
+package vision
+
+import "testing"
+
+func TestSameSides(t *testing.T) {
+	// Profiles across a line, one sample per entry; the edges found are at
+	// i = 6 and j = 9 in each.
+	ridge := []float64{80, 80, 80, 80, 80, 82, 110, 120, 118, 90, 81, 80, 80, 80, 80}
+	groove := []float64{80, 80, 80, 80, 80, 78, 50, 45, 48, 70, 79, 80, 80, 80, 80}
+	// A white block's foot, its shadow on the cell, then the lit cell:
+	// two edges of opposite sign, but the shadow hardly stands out of
+	// sides this different.
+	foot := []float64{200, 200, 200, 200, 200, 190, 130, 120, 125, 100, 82, 80, 80, 80, 80}
+	// Sides a little apart (a cell in light and one in shade): still a
+	// divider.
+	shaded := []float64{90, 90, 90, 90, 90, 92, 130, 140, 135, 80, 72, 70, 70, 70, 70}
+	tests := []struct {
+		name string
+		prof []float64
+		i, j int
+		want bool
+	}{
+		{"ridge", ridge, 6, 9, true},
+		{"groove", groove, 6, 9, true},
+		{"block foot", foot, 6, 9, false},
+		{"shaded cell", shaded, 6, 9, true},
+		{"sides out of the profile", foot, 2, 9, true},
+	}
+	for _, tt := range tests {
+		if got := sameSides(tt.prof, tt.i, tt.j, sideGap); got != tt.want {
+			t.Errorf("%s: sameSides = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestBoardShown(t *testing.T) {
+	tests := []struct {
+		name string
+		g    scoredGrid
+		want bool
+	}{
+		{"dividers and frame", scoredGrid{s: 0.5, base: 0.5}, true},
+		{"plain table", scoredGrid{s: -0.36, base: -0.36}, false},
+		{"weak grid, no tops", scoredGrid{s: 0.05, base: 0.05}, false},
+		{"crowded board, tops on the cells", scoredGrid{s: 0.05, base: -0.25}, true},
+		{"tops on a grid with nothing else", scoredGrid{s: -0.35, base: -0.6}, false},
+	}
+	for _, tt := range tests {
+		if got := boardShown(tt.g); got != tt.want {
+			t.Errorf("%s: boardShown = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
