@@ -148,7 +148,6 @@ func (n *cellNet) forward(x, xs, hid []float32, out *[nHyp]float64) {
 		}
 		hid[h] = max(s, 0)
 	}
-	mx := math.Inf(-1)
 	for k := 0; k < nHyp; k++ {
 		w := n.w2[k*netHidden : (k+1)*netHidden]
 		s := n.b2[k]
@@ -156,15 +155,23 @@ func (n *cellNet) forward(x, xs, hid []float32, out *[nHyp]float64) {
 			s += w[h] * v
 		}
 		out[k] = float64(s)
-		mx = math.Max(mx, out[k])
+	}
+	logNormalise(out)
+}
+
+// logNormalise shifts log-scores so that their probabilities sum to one.
+func logNormalise(v *[nHyp]float64) {
+	mx := math.Inf(-1)
+	for _, x := range v {
+		mx = math.Max(mx, x)
 	}
 	var z float64
-	for k := range out {
-		z += math.Exp(out[k] - mx)
+	for _, x := range v {
+		z += math.Exp(x - mx)
 	}
 	lz := mx + math.Log(z)
-	for k := range out {
-		out[k] -= lz
+	for k := range v {
+		v[k] -= lz
 	}
 }
 
@@ -244,19 +251,10 @@ func (ns cellNets) forward(x, xs, hid []float32, out *[nHyp]float64) {
 			sum[k] += one[k]
 		}
 	}
-	mx := math.Inf(-1)
 	for k := range sum {
-		sum[k] /= float64(len(ns))
-		mx = math.Max(mx, sum[k])
+		out[k] = sum[k] / float64(len(ns))
 	}
-	var z float64
-	for _, v := range sum {
-		z += math.Exp(v - mx)
-	}
-	lz := mx + math.Log(z)
-	for k := range sum {
-		out[k] = sum[k] - lz
-	}
+	logNormalise(out)
 }
 
 // netFeatures fills c.netIn[i] for every cell from the reading as it

@@ -653,13 +653,17 @@ func (r *Reader) refineN(h homography, rounds, n int) (homography, float64) {
 // taken only between sides alike, so that a block's foot does not pull a
 // line off the divider it stands on.
 func (r *Reader) refineFinal(h homography, rounds, n int) (homography, float64) {
-	r.strictDividers = true
-	defer func() { r.strictDividers = false }()
-	return r.refineDividers(h, rounds, n)
+	return r.refineLines(h, rounds, n, true)
 }
 
 // refineDividers is refineN without the frame evidence.
 func (r *Reader) refineDividers(h homography, rounds, n int) (homography, float64) {
+	return r.refineLines(h, rounds, n, false)
+}
+
+// refineLines is refineDividers, finding the dividers strictly or not
+// (dividerPoints).
+func (r *Reader) refineLines(h homography, rounds, n int, strict bool) (homography, float64) {
 	g, err := r.fullGray.DataPtrUint8()
 	if err != nil {
 		return h, 0
@@ -672,7 +676,7 @@ func (r *Reader) refineDividers(h homography, rounds, n int) (homography, float6
 		inliers := 0
 		for fam := 0; fam < 2; fam++ {
 			for k := 0; k <= 5; k++ {
-				l, in, _ := r.fitGridLine(img, h, fam, k, round, n, r.strictDividers)
+				l, in, _ := r.fitGridLine(img, h, fam, k, round, n, strict)
 				lines[fam][k] = l
 				inliers += in
 			}
@@ -737,6 +741,8 @@ func (r *Reader) fitGridLine(img grayImg, h homography, fam, k, round, n int, st
 
 // dividerPoints finds the divider across grid line k of family fam (0:
 // rows, 1: columns) at n places along it, with each find's strength.
+// strict takes, on the inner lines, a divider only between sides alike
+// (sameSides).
 func dividerPoints(img grayImg, h homography, fam, k, round, n int, strict bool) ([]pt, []float64) {
 	pts := make([]pt, 0, n)
 	wts := make([]float64, 0, n)

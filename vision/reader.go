@@ -53,9 +53,6 @@ type Reader struct {
 	// faceLabels labels the reduced frame's pixels by top face (blockGrids).
 	faceLabels []int32
 	faces      []topFace // the current frame's top faces
-	// strictDividers: the final refinements take a divider only between
-	// sides alike (sameSides); the search's scores do not.
-	strictDividers bool
 }
 
 // NewReader makes a Reader; Close it when done.
