@@ -257,8 +257,21 @@ func (ns cellNets) forward(x, xs, hid []float32, out *[nHyp]float64) {
 	logNormalise(out)
 }
 
-// netFeatures fills c.netIn[i] for every cell from the reading as it
-// stands (c.hyp, c.scores) and the colour model's label log-likelihoods.
+// netShifts are the grid's small shifts (board units) at which the cells'
+// colours are sampled again for the networks, whose log-probabilities
+// over the grid and its shifts are averaged (forwardShifted). The cells
+// are read better so: a knock of 1 % of a pitch costs a point of cells,
+// and the found grids are off by a few per cent. Shifted a twenty-fifth of
+// a pitch diagonally, check seeds 20000-20299 read 96.08 -> 96.49 % with
+// the true corners and 92.81 -> 93.55 % near a hint.
+var netShifts = [...]pt{{0.04, 0.04}, {-0.04, 0.04}, {0.04, -0.04}, {-0.04, -0.04}}
+
+// netFeatures fills c.netIn[i] for every cell, and c.netShifted[s][i] for
+// the grid shifted by netShifts[s], from the reading as it stands (c.hyp,
+// c.scores) and the colour model's label log-likelihoods. A shifted grid
+// is the same camera seeing the board shifted, so its points are this
+// camera's projections of the shifted board points; the nearer cells'
+// cover (drawBase) stays the unshifted grid's.
 func (c *cellCtx) netFeatures(px *pixels, m *colourModel) {
 	cam := &c.cam
 	o := cam.centre()
@@ -267,16 +280,7 @@ func (c *cellCtx) netFeatures(px *pixels, m *colourModel) {
 		x := c.netIn[i][:]
 		c.drawBase(i)
 		cx, cy := float64(col)+0.5, float64(row)+0.5
-		q := 0
-		for _, z := range netZ {
-			for gy := 0; gy < netGrid; gy++ {
-				for gx := 0; gx < netGrid; gx++ {
-					p := cam.project(cx+netSpread*float64(gx-netGrid/2), cy+netSpread*float64(gy-netGrid/2), z)
-					c.pointFeatures(px, m, i, int(p.X), int(p.Y), x[q:q+netPerPoint])
-					q += netPerPoint
-				}
-			}
-		}
+		q := c.cellPoints(px, m, i, cx, cy, x)
 		// The render and compare scores, relative to the best, in units of
 		// the confidence's temperature.
 		t := confTemp * (float64(c.region[i].Dx()*c.region[i].Dy()) + 1)
@@ -294,6 +298,44 @@ func (c *cellCtx) netFeatures(px *pixels, m *colourModel) {
 		a, b := cam.project(cx-0.5, cy, 0), cam.project(cx+0.5, cy, 0)
 		x[q], x[q+1], x[q+2] = float32(dx/d), float32(dy/d), float32(dz/d)
 		x[q+3] = float32(math.Hypot(a.X-b.X, a.Y-b.Y) / 50)
+		for s, sh := range netShifts {
+			xs := c.netShifted[s][i][:]
+			q := c.cellPoints(px, m, i, cx+sh.X, cy+sh.Y, xs)
+			copy(xs[q:], x[q:])
+		}
+	}
+}
+
+// cellPoints fills the sample points' features of cell i, centred at
+// board point (cx, cy), into x; it gives how many it filled.
+func (c *cellCtx) cellPoints(px *pixels, m *colourModel, i int, cx, cy float64, x []float32) int {
+	cam := &c.cam
+	q := 0
+	for _, z := range netZ {
+		for gy := 0; gy < netGrid; gy++ {
+			for gx := 0; gx < netGrid; gx++ {
+				p := cam.project(cx+netSpread*float64(gx-netGrid/2), cy+netSpread*float64(gy-netGrid/2), z)
+				c.pointFeatures(px, m, i, int(p.X), int(p.Y), x[q:q+netPerPoint])
+				q += netPerPoint
+			}
+		}
+	}
+	return q
+}
+
+// forwardShifted gives cell i's log-probabilities from the networks: read
+// on the grid and on its shifts, averaged (netShifts). one is scratch.
+func (c *cellCtx) forwardShifted(ns cellNets, i int, out *[nHyp]float64) {
+	ns.forward(c.netIn[i][:], c.netX[:], c.netHid[:], out)
+	var one [nHyp]float64
+	for s := range netShifts {
+		ns.forward(c.netShifted[s][i][:], c.netX[:], c.netHid[:], &one)
+		for k := range out {
+			out[k] += one[k]
+		}
+	}
+	for k := range out {
+		out[k] /= float64(len(netShifts) + 1)
 	}
 }
 

@@ -81,10 +81,12 @@ type cellCtx struct {
 	eDone  [25]uint16             // bit id: eRange[i][id] made for this pose
 	// netIn holds each cell's inputs to the cell network; netAll is where
 	// the colour model's likelihoods were computed.
-	netIn  [25][netInputs]float32
-	netAll image.Rectangle
-	netX   [netInputs]float32
-	netHid [netHidden]float32
+	netIn [25][netInputs]float32
+	// netShifted holds them for the grid shifted by netShifts[s].
+	netShifted [len(netShifts)][25][netInputs]float32
+	netAll     image.Rectangle
+	netX       [netInputs]float32
+	netHid     [netHidden]float32
 	// fillBuf is fill's room for the rows' spans.
 	fillBuf []float64
 }
@@ -172,7 +174,7 @@ func (r *Reader) readCells(h homography, res *Result) {
 	}
 	var lp [nHyp]float64
 	for i := range c.hyp {
-		n.forward(c.netIn[i][:], c.netX[:], c.netHid[:], &lp)
+		c.forwardShifted(n, i, &lp)
 		// A pawn that render and compare finds far worse than its best
 		// reading is not seen: the network has only been taught simulated
 		// frames, and sees pawns on bare cells of frames unlike them.
