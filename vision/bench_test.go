@@ -105,3 +105,19 @@ func benchRead(b *testing.B, mode readMode) {
 		})
 	}
 }
+
+// BenchmarkCellNets times the cell networks on one frame's inputs: 25
+// cells on the grid and on its four shifts.
+func BenchmarkCellNets(b *testing.B) {
+	rows := 25 * (len(netShifts) + 1)
+	x := make([]float32, rows*netInputs)
+	for j := range x {
+		x[j] = float32(j%17) / 17
+	}
+	xs, hid := make([]float32, len(x)), make([]float32, rows*netHidden)
+	out, one := make([][nHyp]float64, rows), make([][nHyp]float64, rows)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		builtinNet.forwardRows(x, xs, hid, out, one)
+	}
+}

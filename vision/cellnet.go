@@ -47,6 +47,7 @@ const netClip = 4
 type cellNet struct {
 	mean, sd []float32 // input standardisation
 	w1       []float32 // netHidden x netInputs
+	w1t      []float32 // w1 transposed, for the C kernel (nil: the Go loop)
 	b1       []float32
 	w2       []float32 // nHyp x netHidden
 	b2       []float32
@@ -110,12 +111,47 @@ func (n *cellNet) UnmarshalBinary(data []byte) error {
 		arrays[k] = a
 	}
 	n.mean, n.sd, n.w1, n.b1, n.w2, n.b2 = arrays[0], arrays[1], arrays[2], arrays[3], arrays[4], arrays[5]
+	n.w1t = transposeFirst(n.w1)
 	return nil
 }
 
 // forward gives the hypotheses' log-probabilities for input x, using
 // hid (netHidden) and xs (netInputs) as scratch.
 func (n *cellNet) forward(x, xs, hid []float32, out *[nHyp]float64) {
+	if n.w1t == nil || !n.hiddenFast(x[:netInputs], xs, hid) {
+		n.hiddenGo(x[:netInputs], xs[:netInputs], hid)
+	}
+	n.output(hid, out)
+}
+
+// forwardRows is forward for the inputs x (rows of netInputs), into out
+// (one per row); xs (as long as x) and hid (netHidden per row) are scratch.
+func (n *cellNet) forwardRows(x, xs, hid []float32, out [][nHyp]float64) {
+	if n.w1t == nil || !n.hiddenFast(x, xs, hid) {
+		for r := range out {
+			n.hiddenGo(x[r*netInputs:(r+1)*netInputs], xs[:netInputs], hid[r*netHidden:(r+1)*netHidden])
+		}
+	}
+	for r := range out {
+		n.output(hid[r*netHidden:(r+1)*netHidden], &out[r])
+	}
+}
+
+// output is the output layer, from the hidden units hid.
+func (n *cellNet) output(hid []float32, out *[nHyp]float64) {
+	for k := 0; k < nHyp; k++ {
+		w := n.w2[k*netHidden : (k+1)*netHidden]
+		s := n.b2[k]
+		for h, v := range hid[:netHidden] {
+			s += w[h] * v
+		}
+		out[k] = float64(s)
+	}
+	logNormalise(out)
+}
+
+// hiddenGo is the hidden layer of forward in Go, using xs as scratch.
+func (n *cellNet) hiddenGo(x, xs, hid []float32) {
 	// Inputs far outside what training showed are clipped: a frame unlike
 	// any simulated one must not drive the network by one odd input.
 	for j := range xs {
@@ -148,15 +184,6 @@ func (n *cellNet) forward(x, xs, hid []float32, out *[nHyp]float64) {
 		}
 		hid[h] = max(s, 0)
 	}
-	for k := 0; k < nHyp; k++ {
-		w := n.w2[k*netHidden : (k+1)*netHidden]
-		s := n.b2[k]
-		for h, v := range hid {
-			s += w[h] * v
-		}
-		out[k] = float64(s)
-	}
-	logNormalise(out)
 }
 
 // logNormalise shifts log-scores so that their probabilities sum to one.
@@ -257,6 +284,32 @@ func (ns cellNets) forward(x, xs, hid []float32, out *[nHyp]float64) {
 	logNormalise(out)
 }
 
+// forwardRows is forward for the inputs x (rows of netInputs), into out;
+// xs, hid (as cellNet.forwardRows) and one (as long as out) are scratch.
+func (ns cellNets) forwardRows(x, xs, hid []float32, out, one [][nHyp]float64) {
+	if len(ns) == 1 {
+		ns[0].forwardRows(x, xs, hid, out)
+		return
+	}
+	for r := range out {
+		out[r] = [nHyp]float64{}
+	}
+	for _, n := range ns {
+		n.forwardRows(x, xs, hid, one)
+		for r := range out {
+			for k, v := range one[r] {
+				out[r][k] += v
+			}
+		}
+	}
+	for r := range out {
+		for k := range out[r] {
+			out[r][k] /= float64(len(ns))
+		}
+		logNormalise(&out[r])
+	}
+}
+
 // netShifts are the grid's small shifts (board units) at which the cells'
 // colours are sampled again for the networks, whose log-probabilities
 // over the grid and its shifts are averaged (forwardShifted). The cells
@@ -266,8 +319,8 @@ func (ns cellNets) forward(x, xs, hid []float32, out *[nHyp]float64) {
 // the true corners and 92.81 -> 93.55 % near a hint.
 var netShifts = [...]pt{{0.04, 0.04}, {-0.04, 0.04}, {0.04, -0.04}, {-0.04, -0.04}}
 
-// netFeatures fills c.netIn[i] for every cell, and c.netShifted[s][i] for
-// the grid shifted by netShifts[s], from the reading as it stands (c.hyp,
+// netFeatures fills every cell's network inputs, on the grid and on the
+// grid shifted by netShifts (netRow), from the reading as it stands (c.hyp,
 // c.scores) and the colour model's label log-likelihoods. A shifted grid
 // is the same camera seeing the board shifted, so its points are this
 // camera's projections of the shifted board points; the nearer cells'
@@ -275,9 +328,14 @@ var netShifts = [...]pt{{0.04, 0.04}, {-0.04, 0.04}, {0.04, -0.04}, {-0.04, -0.0
 func (c *cellCtx) netFeatures(px *pixels, m *colourModel) {
 	cam := &c.cam
 	o := cam.centre()
+	if c.netIn == nil {
+		rows := 25 * (len(netShifts) + 1)
+		c.netIn, c.netXs = make([]float32, rows*netInputs), make([]float32, rows*netInputs)
+		c.netHids, c.netOut, c.netOne = make([]float32, rows*netHidden), make([][nHyp]float64, rows), make([][nHyp]float64, rows)
+	}
 	for i := 0; i < 25; i++ {
 		row, col := i/5, i%5
-		x := c.netIn[i][:]
+		x := c.netRow(0, i)
 		c.drawBase(i)
 		cx, cy := float64(col)+0.5, float64(row)+0.5
 		q := c.cellPoints(px, m, i, cx, cy, x)
@@ -299,7 +357,7 @@ func (c *cellCtx) netFeatures(px *pixels, m *colourModel) {
 		x[q], x[q+1], x[q+2] = float32(dx/d), float32(dy/d), float32(dz/d)
 		x[q+3] = float32(math.Hypot(a.X-b.X, a.Y-b.Y) / 50)
 		for s, sh := range netShifts {
-			xs := c.netShifted[s][i][:]
+			xs := c.netRow(s+1, i)
 			q := c.cellPoints(px, m, i, cx+sh.X, cy+sh.Y, xs)
 			copy(xs[q:], x[q:])
 		}
@@ -323,19 +381,28 @@ func (c *cellCtx) cellPoints(px *pixels, m *colourModel, i int, cx, cy float64, 
 	return q
 }
 
-// forwardShifted gives cell i's log-probabilities from the networks: read
-// on the grid and on its shifts, averaged (netShifts). one is scratch.
-func (c *cellCtx) forwardShifted(ns cellNets, i int, out *[nHyp]float64) {
-	ns.forward(c.netIn[i][:], c.netX[:], c.netHid[:], out)
-	var one [nHyp]float64
-	for s := range netShifts {
-		ns.forward(c.netShifted[s][i][:], c.netX[:], c.netHid[:], &one)
-		for k := range out {
-			out[k] += one[k]
+// netRow is cell i's network inputs on the grid (s = 0) or on the grid
+// shifted by netShifts[s-1].
+func (c *cellCtx) netRow(s, i int) []float32 {
+	k := s*25 + i
+	return c.netIn[k*netInputs : (k+1)*netInputs]
+}
+
+// cellLogProbs fills c.netLP from the networks: each cell read on the
+// grid and on its shifts, averaged (netShifts).
+func (c *cellCtx) cellLogProbs(ns cellNets) {
+	ns.forwardRows(c.netIn, c.netXs, c.netHids, c.netOut, c.netOne)
+	for i := 0; i < 25; i++ {
+		lp := &c.netLP[i]
+		*lp = c.netOut[i]
+		for s := range netShifts {
+			for k, v := range c.netOut[(s+1)*25+i] {
+				lp[k] += v
+			}
 		}
-	}
-	for k := range out {
-		out[k] /= float64(len(netShifts) + 1)
+		for k := range lp {
+			lp[k] /= float64(len(netShifts) + 1)
+		}
 	}
 }
 

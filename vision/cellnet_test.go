@@ -146,3 +146,37 @@ func TestCellNetHelps(t *testing.T) {
 		t.Errorf("network: %d cells right, want at least %d (render and compare alone %d)", with, without+10, without)
 	}
 }
+
+// TestCellNetKernel: the C kernel, one input or many at once, gives the
+// Go loop's log-probabilities, inputs far out of range (clipped) included.
+func TestCellNetKernel(t *testing.T) {
+	fast := builtinNet[0]
+	if fast.w1t == nil {
+		t.Fatal("the built-in network has no transposed weights: the C kernel is unused")
+	}
+	slow := *fast
+	slow.w1t = nil
+	const rows = 7
+	x := make([]float32, rows*netInputs)
+	for j := range x {
+		k := j % netInputs
+		x[j] = fast.mean[k] + float32((j*7919)%13-6)*fast.sd[k]
+	}
+	xs, hid := make([]float32, len(x)), make([]float32, rows*netHidden)
+	got := make([][nHyp]float64, rows)
+	fast.forwardRows(x, xs, hid, got)
+	for r := 0; r < rows; r++ {
+		var want, one [nHyp]float64
+		slow.forward(x[r*netInputs:(r+1)*netInputs], xs[:netInputs], hid[:netHidden], &want)
+		fast.forward(x[r*netInputs:(r+1)*netInputs], xs[:netInputs], hid[:netHidden], &one)
+		for k := range want {
+			if math.Abs(got[r][k]-want[k]) > 1e-3 || math.Abs(one[k]-want[k]) > 1e-3 {
+				t.Errorf("row %d hypothesis %d: kernel %v (one at a time %v), Go %v", r, k, got[r][k], one[k], want[k])
+			}
+		}
+	}
+	// Buffers too short: the kernel declines and the Go loop answers.
+	if fast.hiddenFast(x, xs[:10], hid) {
+		t.Error("the kernel ran with a short scratch")
+	}
+}

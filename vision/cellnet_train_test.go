@@ -97,7 +97,7 @@ func collectNearCells(t *testing.T, a, b int64) []netSample {
 func appendCells(out []netSample, r *Reader, want [25]int) []netSample {
 	for i := 0; i < 25; i++ {
 		x := make([]float32, netInputs)
-		copy(x, r.cc.netIn[i][:])
+		copy(x, r.cc.netRow(0, i))
 		out = append(out, netSample{x, want[i]})
 	}
 	return out

@@ -79,14 +79,21 @@ type cellCtx struct {
 	eslab  []edgeSample           // all samples made for this pose
 	eRange [25][nEdgeIDs][2]int32 // cell i's part id's samples in eslab
 	eDone  [25]uint16             // bit id: eRange[i][id] made for this pose
-	// netIn holds each cell's inputs to the cell network; netAll is where
-	// the colour model's likelihoods were computed.
-	netIn [25][netInputs]float32
-	// netShifted holds them for the grid shifted by netShifts[s].
-	netShifted [len(netShifts)][25][netInputs]float32
-	netAll     image.Rectangle
-	netX       [netInputs]float32
-	netHid     [netHidden]float32
+	// netIn holds the cells' inputs to the cell networks, netInputs each:
+	// cell i's on the grid at row i, on the grid shifted by netShifts[s]
+	// at row (s+1)*25+i (netRow); netAll is where the colour model's
+	// likelihoods were computed. netXs, netHids and netOut are the batch's
+	// scratch and its outputs; netLP each cell's log-probabilities, the
+	// grid's and its shifts' averaged.
+	netIn   []float32
+	netXs   []float32
+	netHids []float32
+	netOut  [][nHyp]float64
+	netOne  [][nHyp]float64
+	netLP   [25][nHyp]float64
+	netAll  image.Rectangle
+	netX    [netInputs]float32
+	netHid  [netHidden]float32
 	// fillBuf is fill's room for the rows' spans.
 	fillBuf []float64
 }
@@ -173,12 +180,13 @@ func (r *Reader) readCells(h homography, res *Result) {
 		return
 	}
 	var lp [nHyp]float64
+	c.cellLogProbs(n)
 	for i := range c.hyp {
-		c.forwardShifted(n, i, &lp)
+		lp = c.netLP[i]
 		// A pawn that render and compare finds far worse than its best
 		// reading is not seen: the network has only been taught simulated
 		// frames, and sees pawns on bare cells of frames unlike them.
-		rc := c.netIn[i][netScoresAt:]
+		rc := c.netRow(0, i)[netScoresAt:]
 		mx := math.Inf(-1)
 		for k := range lp {
 			if sq := hypSquare(k); sq.Occupant != observation.Empty && float64(rc[k]) < -pawnVeto {
