@@ -44,10 +44,16 @@ type scoredGrid struct {
 // searching closer to the line). It gives the grid's score and how sure it
 // is, in 0..1.
 func (r *Reader) locateGrid(scale float64, w, h int) (homography, float64, float64, bool) {
+	r.gridUnsure = false
 	best, ok := r.findGrid(scale, w, h)
-	if !ok || !boardShown(best, r.ridgeSupport(scaleHomography(best.h, scale), r.gray.Cols(), r.gray.Rows())) {
+	if !ok {
 		return best.h, best.s, 0, false
 	}
+	shown, unsure := boardShown(best, r.ridgeSupport(scaleHomography(best.h, scale), r.gray.Cols(), r.gray.Rows()))
+	if !shown {
+		return best.h, best.s, 0, false
+	}
+	r.gridUnsure = unsure
 	g := best.h
 	if gf, _ := r.refineFinal(g, 2, linePoints); plausibleGrid(cornersOf(gf), w, h) && squareError(gf, w, h) < maxSquareError {
 		g = gf
@@ -60,39 +66,44 @@ func (r *Reader) locateGrid(scale float64, w, h int) (homography, float64, float
 }
 
 // boardShown tells whether a grid's scores show a board at all: its
-// dividers and frame (minDividers), or, on crowded boards that hide
-// them, block tops sitting on its cells, with some dividers still seen
-// along its lines (ridge, ridgeSupport): spare pieces lying on a table
-// give tops that a grid can be fitted to, but no dividers. A weak grid
-// is read with a low confidence, so that the player is asked, rather
-// than refused: refusing a board in view helps no one.
-func boardShown(g scoredGrid, ridge float64) bool {
-	if g.base >= minDividers {
-		return true
-	}
-	if ridge < minRidgeShown {
-		return false
-	}
-	return g.s >= minDividers || g.s-g.base >= minFacesShown && g.s >= minCrowdedScore
+// dividers and frame (minDividers), or, on crowded boards that hide them,
+// block tops sitting on its cells. Spare pieces lying on a table give tops
+// that a grid can be fitted to, and the edges of blocks and a plank
+// table's seams can pass for dividers, but no divider ridges run along the
+// grid's lines and, read, the cells show few blocks. So a weak grid (grid
+// confidence at its floor) with no ridges along its lines (ridge,
+// ridgeSupport) is shown unsure: the reader then wants its cells crowded
+// (minBuiltUnsure). A weak grid is read with a low confidence, so that
+// the player is asked, rather than refused: refusing a board in view helps
+// no one.
+func boardShown(g scoredGrid, ridge float64) (shown, unsure bool) {
+	shown = g.s >= minDividers || g.s-g.base >= minFacesShown && g.s >= minCrowdedScore
+	return shown, shown && ridge < minRidgeShown && gridConfidence(g.base) <= minGridConfidence
 }
 
 // minFacesShown is the least agreement of the block tops with a grid for
 // it to stand for a crowded board; minCrowdedScore the least whole score
 // such a grid may have. A plain table scores -0.36 with no tops.
-// minRidgeShown is the least divider ridge support of a grid held up by
-// its tops: spare pieces on a table scored at most 0.028 (60 renders with
-// no board), right grids of crowded boards mostly 0.04 to 0.3.
+// minRidgeShown is the least divider ridge support of a weak grid for it
+// to be shown whatever its cells read: spare pieces on a table scored at
+// most 0.028 (60 renders with no board), right grids of crowded boards
+// mostly 0.04 to 0.3. minBuiltUnsure is the least number of cells with a
+// block that a grid shown unsure must read.
 const (
 	minFacesShown   = 0.1
 	minCrowdedScore = -0.3
 	minRidgeShown   = 0.035
+	minBuiltUnsure  = 10
 )
 
 // gridConfidence maps a grid's dividers-and-frame score to how sure its
-// place is, in 0.05..1.
+// place is, in minGridConfidence..1.
 func gridConfidence(base float64) float64 {
-	return math.Min(1, math.Max(0.05, (base-0.35)/0.4))
+	return math.Min(1, math.Max(minGridConfidence, (base-0.35)/0.4))
 }
+
+// minGridConfidence is the confidence of the weakest grids read.
+const minGridConfidence = 0.05
 
 // findGrid gives the best grid (full-resolution frame) and its scores;
 // scale maps the full frame to the reduced one.

@@ -130,6 +130,7 @@ const (
 
 // locateNearPath is locateNear, also telling which way it went.
 func (r *Reader) locateNearPath(c [4][2]float64, scale float64, w, h int) (homography, float64, bool, nearPath) {
+	r.gridUnsure = false
 	hg, ok := r.nearGrid(c, scale, w, h)
 	if ok && hg.sure {
 		return hg.h, math.Max(nearSureConfidence, gridConfidence(hg.base)), true, nearSure
@@ -138,6 +139,8 @@ func (r *Reader) locateNearPath(c [4][2]float64, scale float64, w, h int) (homog
 	if ok {
 		s := r.gridScore(hg.h, linePoints/2) + faceWeight*r.faceAgreement(scaleHomography(hg.h, scale))
 		if !found || s >= best-nearPrior {
+			// The hint is where a board was: no check for spare pieces.
+			r.gridUnsure = false
 			return hg.h, gridConfidence(hg.base), true, nearKept
 		}
 	}

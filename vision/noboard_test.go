@@ -39,10 +39,10 @@ func sparesScene(seed int64, w, h int) sim.Scene {
 }
 
 // TestReadSparesNoBoard: spare pieces on a table, with no board in view,
-// are refused (ErrNoGrid), not read as a crowded board from their tops.
-// Of 200 such frames at 1280x720, 47 were read before the ridge check
-// (boardShown) and 3 after it; here 2 of 40 at 960x540 are, both on plank
-// tables whose seams and the blocks' edges pass for dividers.
+// are refused (ErrNoGrid), not read as a crowded board from their tops or
+// from a plank table's seams. Of 200 such frames at 1280x720, 47 were read
+// before weak grids with no divider ridges had to read crowded (boardShown,
+// minBuiltUnsure), 4 after; 9 of these 40 were, none are.
 func TestReadSparesNoBoard(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders frames")
@@ -70,7 +70,7 @@ func TestReadSparesNoBoard(t *testing.T) {
 			t.Errorf("seed %d: %v, want ErrNoGrid", seed, err)
 		}
 	}
-	if read > n/10 {
-		t.Errorf("%d of %d frames with no board were read as boards (at most %d allowed)", read, n, n/10)
+	if read > n/20 {
+		t.Errorf("%d of %d frames with no board were read as boards (at most %d allowed)", read, n, n/20)
 	}
 }

@@ -44,6 +44,10 @@ type Reader struct {
 	lines    gocv.Mat
 	fullGray gocv.Mat // full-resolution grey, for refinement
 
+	// gridUnsure is set by locateGrid when the grid it found is weak and
+	// shows no divider ridges (boardShown): its cells must read crowded.
+	gridUnsure bool
+
 	// Go-side buffers reused across frames.
 	px       pixels
 	rawLines []float32
@@ -152,6 +156,11 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 	// Cells are read on the reduced frame.
 	hs := scaleHomography(h, scale)
 	r.readCells(hs, &res)
+	if corners == nil && r.gridUnsure && builtCells(res.Board) < minBuiltUnsure {
+		// No dividers seen, and the cells not crowded enough to hide
+		// them: pieces lying on a table, not a board.
+		return res, ErrNoGrid
+	}
 	res.GridConfidence = gridConf
 	for i := range res.Confidence {
 		res.Confidence[i] *= gridConf
@@ -282,4 +291,15 @@ func plausibleGrid(c [4][2]float64, w, h int) bool {
 		}
 	}
 	return true
+}
+
+// builtCells counts the cells with at least one block.
+func builtCells(b observation.Board) int {
+	n := 0
+	for _, sq := range b {
+		if sq.Level > 0 {
+			n++
+		}
+	}
+	return n
 }

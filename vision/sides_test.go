@@ -35,23 +35,25 @@ func TestSameSides(t *testing.T) {
 
 func TestBoardShown(t *testing.T) {
 	tests := []struct {
-		name  string
-		g     scoredGrid
-		ridge float64
-		want  bool
+		name         string
+		g            scoredGrid
+		ridge        float64
+		want, unsure bool
 	}{
-		{"dividers and frame", scoredGrid{s: 0.5, base: 0.5}, 0.2, true},
-		{"dividers and frame, few ridges", scoredGrid{s: 0.5, base: 0.5}, 0, true},
-		{"plain table", scoredGrid{s: -0.36, base: -0.36}, 0, false},
-		{"weak grid, no tops", scoredGrid{s: 0.05, base: 0.05}, 0.1, false},
-		{"crowded board, tops on the cells", scoredGrid{s: 0.05, base: -0.25}, 0.1, true},
-		{"crowded board, tops pushing it over", scoredGrid{s: 0.4, base: -0.1}, 0.1, true},
-		{"spare pieces on a table, no dividers", scoredGrid{s: 0.4, base: -0.1}, 0.01, false},
-		{"tops on a grid with nothing else", scoredGrid{s: -0.35, base: -0.6}, 0.1, false},
+		{"dividers and frame", scoredGrid{s: 0.6, base: 0.6}, 0.2, true, false},
+		{"dividers and frame, few ridges", scoredGrid{s: 0.6, base: 0.6}, 0, true, false},
+		{"plain table", scoredGrid{s: -0.36, base: -0.36}, 0, false, false},
+		{"weak grid, no tops", scoredGrid{s: 0.05, base: 0.05}, 0.1, false, false},
+		{"weak grid, some dividers", scoredGrid{s: 0.25, base: 0.25}, 0.1, true, false},
+		{"weak grid, no ridges: a plank table's seams", scoredGrid{s: 0.25, base: 0.25}, 0.01, true, true},
+		{"crowded board, tops on the cells", scoredGrid{s: 0.05, base: -0.25}, 0.1, true, false},
+		{"crowded board, tops pushing it over", scoredGrid{s: 0.4, base: -0.1}, 0.1, true, false},
+		{"tops and no ridges: spare pieces, or a board all built", scoredGrid{s: 0.4, base: -0.1}, 0.01, true, true},
+		{"tops on a grid with nothing else", scoredGrid{s: -0.35, base: -0.6}, 0.1, false, false},
 	}
 	for _, tt := range tests {
-		if got := boardShown(tt.g, tt.ridge); got != tt.want {
-			t.Errorf("%s: boardShown = %v, want %v", tt.name, got, tt.want)
+		if got, unsure := boardShown(tt.g, tt.ridge); got != tt.want || unsure != tt.unsure {
+			t.Errorf("%s: boardShown = %v, %v; want %v, %v", tt.name, got, unsure, tt.want, tt.unsure)
 		}
 	}
 }
