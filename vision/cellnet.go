@@ -312,11 +312,11 @@ func (ns cellNets) forwardRows(x, xs, hid []float32, out, one [][nHyp]float64) {
 
 // netShifts are the grid's small shifts (board units) at which the cells'
 // colours are sampled again for the networks, whose log-probabilities
-// over the grid and its shifts are averaged (forwardShifted). The cells
-// are read better so: a knock of 1 % of a pitch costs a point of cells,
-// and the found grids are off by a few per cent. Shifted a twenty-fifth of
-// a pitch diagonally, check seeds 20000-20299 read 96.08 -> 96.49 % with
-// the true corners and 92.81 -> 93.55 % near a hint.
+// over the grid and its shifts are averaged (cellLogProbs). The cells are
+// read better so: a knock of 1 % of a pitch costs a point of cells, and
+// the found grids are off by a few per cent. Shifted a twenty-fifth of a
+// pitch diagonally, check seeds 20000-20299 read 96.08 -> 96.44 % with the
+// true corners and 92.81 -> 93.68 % near a hint.
 var netShifts = [...]pt{{0.04, 0.04}, {-0.04, 0.04}, {0.04, -0.04}, {-0.04, -0.04}}
 
 // netFeatures fills every cell's network inputs, on the grid and on the
