@@ -122,24 +122,24 @@ func TestAccuracy(t *testing.T) {
 }
 
 // Floors of the regression suite, a little under the figures measured on
-// seeds 5000..5039 (raised in the seventh session: two networks averaged,
-// trained on 9960 seeds, and weak grids held up by block tops read rather
-// than refused): cells 69.3 %, not read 17.5 %, median corner error 4.7 %
-// of a pitch over the boards read and 3.9 % over the grids right; with the
-// true corners cells 95.0 %, levels 96.8 %, occupants 97.5 %; near the
-// true corners knocked by up to a tenth of a pitch cells 91.8 %. The first
-// ten seeds (-short) are not easier: there cells 73.6 %, grids right 2.3 %,
-// true corners 93.6 %, levels 95.6 %, occupants 98.0 %, near 92.4 %.
+// seeds 5000..5039 (raised in the eighth session: the cells read on the
+// grid and four small shifts of it, averaged): cells 70.3 %, not read
+// 17.5 %, median corner error 4.7 % of a pitch over the boards read and
+// 3.9 % over the grids right; with the true corners cells 95.5 %, levels
+// 96.9 %, occupants 97.9 %; near the true corners knocked by up to a tenth
+// of a pitch cells 92.6 %. The first ten seeds (-short) are not easier:
+// there cells 73.6 %, true corners 94.4 %, levels 96.4 %, occupants
+// 98.0 %, near 92.0 %.
 const (
-	minCells             = 0.66
+	minCells             = 0.67
 	maxFailed            = 0.25
 	maxCornerMedian      = 0.055
 	maxRightCornerMedian = 0.045
 	minConfidentRight    = 0.97
-	minCellsTrueCorners  = 0.92
-	minLevelsTrueCorners = 0.94
-	minOccTrueCorners    = 0.96
-	minCellsNear         = 0.89
+	minCellsTrueCorners  = 0.93
+	minLevelsTrueCorners = 0.95
+	minOccTrueCorners    = 0.965
+	minCellsNear         = 0.90
 )
 
 // minConfidentCells is the fewest confident cells whose share is checked.
