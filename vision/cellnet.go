@@ -265,23 +265,11 @@ func (ns cellNets) MarshalBinary() ([]byte, error) {
 }
 
 // forward gives the hypotheses' log-probabilities: the networks'
-// log-probabilities averaged, then normalised.
+// log-probabilities averaged, then normalised (forwardRows for one input).
 func (ns cellNets) forward(x, xs, hid []float32, out *[nHyp]float64) {
-	if len(ns) == 1 {
-		ns[0].forward(x, xs, hid, out)
-		return
-	}
-	var sum, one [nHyp]float64
-	for _, n := range ns {
-		n.forward(x, xs, hid, &one)
-		for k := range sum {
-			sum[k] += one[k]
-		}
-	}
-	for k := range sum {
-		out[k] = sum[k] / float64(len(ns))
-	}
-	logNormalise(out)
+	var o, one [1][nHyp]float64
+	ns.forwardRows(x[:netInputs], xs, hid, o[:], one[:])
+	*out = o[0]
 }
 
 // forwardRows is forward for the inputs x (rows of netInputs), into out;

@@ -92,8 +92,6 @@ type cellCtx struct {
 	netOne  [][nHyp]float64
 	netLP   [25][nHyp]float64
 	netAll  image.Rectangle
-	netX    [netInputs]float32
-	netHid  [netHidden]float32
 	// fillBuf is fill's room for the rows' spans.
 	fillBuf []float64
 }
