@@ -85,8 +85,7 @@ func (r *Reader) locateLines() []homography {
 	if useEdgeLines {
 		// Also lines of step edges: on crowded boards the blocks' feet run
 		// along the grid lines where the dividers are hidden.
-		gocv.Canny(r.gray, &r.edges, 40, 120)
-		gocv.HoughLines(r.edges, &r.lines, 1, math.Pi/180, int(0.12*float64(h)))
+		gocv.HoughLines(r.stepEdges(), &r.lines, 1, math.Pi/180, int(0.12*float64(h)))
 		raw1, err := r.lines.DataPtrFloat32()
 		if err == nil {
 			edgeRaw = append(edgeRaw, raw1...)
@@ -662,7 +661,11 @@ func (r *Reader) refineDividers(h homography, rounds, n int) (homography, float6
 }
 
 // refineLines is refineDividers, finding the dividers strictly or not
-// (dividerPoints).
+// (dividerPoints). Refining strictly, a chosen grid's lines move only
+// where their dividers are seen along much of them (minLineShare): on a
+// crowded board a line hidden by towers otherwise settles on the blocks'
+// edges and windows and drags the grid off by a fifth of a cell; the
+// homography through the lines seen places the hidden ones.
 func (r *Reader) refineLines(h homography, rounds, n int, strict bool) (homography, float64) {
 	g, err := r.fullGray.DataPtrUint8()
 	if err != nil {
@@ -673,17 +676,24 @@ func (r *Reader) refineLines(h homography, rounds, n int, strict bool) (homograp
 	score := 0.0
 	for round := 0; round < rounds; round++ {
 		var lines [2][6]fitLine
+		var kept [2]int
 		inliers := 0
 		for fam := 0; fam < 2; fam++ {
 			for k := 0; k <= 5; k++ {
 				l, in, _ := r.fitGridLine(img, h, fam, k, round, n, strict)
-				lines[fam][k] = l
 				inliers += in
+				if !strict || float64(in) >= minLineShare*float64(n) {
+					lines[fam][k] = l
+					kept[fam]++
+				}
 			}
 		}
 		score = float64(inliers) / float64(12*n)
+		if kept[0] < 2 || kept[1] < 2 || kept[0]+kept[1] < 5 {
+			return h, score
+		}
 		src, dst := gridCrossings(lines[0], lines[1])
-		if len(src) < 12 {
+		if len(src) < 12 && !strict || len(src) < 6 {
 			return h, score
 		}
 		nh, ok := fitHomography(src, dst)
@@ -694,6 +704,12 @@ func (r *Reader) refineLines(h homography, rounds, n int, strict bool) (homograp
 	}
 	return h, score
 }
+
+// minLineShare is the least share of a line's places where its divider
+// is found on its fit for a strict refinement to use the line (check
+// seeds 20000-20299 cold: 0.3-0.6 all read 95.8-96.1 % of the cells of
+// right grids, against 95.2 % with every line).
+const minLineShare = 0.45
 
 type grayImg struct {
 	p    []uint8

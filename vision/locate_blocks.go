@@ -59,8 +59,8 @@ func (r *Reader) topFaces() []topFace {
 		return nil
 	}
 	var ed []uint8
-	if r.edges.Rows() == h && r.edges.Cols() == w {
-		ed, _ = r.edges.DataPtrUint8()
+	if e := r.stepEdges(); e.Rows() == h && e.Cols() == w {
+		ed, _ = e.DataPtrUint8()
 	}
 	// The brightness of the whitest pixels (the 98th percentile).
 	var hist [256]int

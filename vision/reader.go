@@ -40,9 +40,13 @@ type Reader struct {
 	small    gocv.Mat // reduced BGR frame
 	gray     gocv.Mat // reduced grey
 	ridges   gocv.Mat // thin ridges and grooves of the reduced grey
-	edges    gocv.Mat
+	edges    gocv.Mat // step edges of the reduced grey (stepEdges)
 	lines    gocv.Mat
 	fullGray gocv.Mat // full-resolution grey, for refinement
+
+	// edgesReady says edges is the current frame's: prepare clears it, so
+	// that nothing reads the last frame's edges.
+	edgesReady bool
 
 	// gridUnsure is set by locateGrid when the grid it found is weak and
 	// shows no divider ridges (boardShown): its cells must read crowded.
@@ -200,6 +204,7 @@ func (r *Reader) prepare(img gocv.Mat) (gocv.Mat, float64, error) {
 		src.CopyTo(&r.small)
 	}
 	gocv.CvtColor(r.small, &r.gray, gocv.ColorBGRToGray)
+	r.edgesReady = false
 	gocv.CvtColor(src, &r.fullGray, gocv.ColorBGRToGray)
 	if err := r.px.load(r.small); err != nil {
 		return src, 0, err
@@ -209,6 +214,16 @@ func (r *Reader) prepare(img gocv.Mat) (gocv.Mat, float64, error) {
 	}
 	// The reduced frame's true scale (rounding).
 	return src, float64(sw) / float64(src.Cols()), nil
+}
+
+// stepEdges gives the Canny step edges of the reduced grey, made once per
+// frame.
+func (r *Reader) stepEdges() gocv.Mat {
+	if !r.edgesReady {
+		gocv.Canny(r.gray, &r.edges, 40, 120)
+		r.edgesReady = true
+	}
+	return r.edges
 }
 
 // useLens refits the reported corners allowing for lens distortion.
