@@ -104,6 +104,7 @@ type Report struct {
 	All       Group
 	Bands     []Group // by camera elevation
 	Lightings []Group
+	Densities []Group // by how many cells are built (Density)
 	// Confusion counts true class (row) against read class (column); the
 	// classes are the 17 tokens 0,0B,0L,0D,...,3D,4 and, for reads only,
 	// "fail" when the frame was not read at all.
@@ -307,12 +308,38 @@ func Band(el float64) string {
 	return "75-90"
 }
 
+// Density names the band of a board's built cells (a level of 1 or more):
+// crowded boards hide the dividers, so readers fare differently on them.
+func Density(b observation.Board) string {
+	n := 0
+	for _, sq := range b {
+		if sq.Level > 0 {
+			n++
+		}
+	}
+	switch {
+	case n < 10:
+		return "00-09"
+	case n < 15:
+		return "10-14"
+	case n < 20:
+		return "15-19"
+	}
+	return "20-25"
+}
+
 func (rep *Report) summarise() {
 	rep.All = Group{Name: "all"}
 	bands := map[string]*Group{}
 	lights := map[string]*Group{}
+	dens := map[string]*Group{}
 	for _, s := range rep.Samples {
 		rep.All.add(s)
+		d := Density(s.Truth)
+		if dens[d] == nil {
+			dens[d] = &Group{Name: "built cells " + d}
+		}
+		dens[d].add(s)
 		b := Band(s.Elevation)
 		if bands[b] == nil {
 			bands[b] = &Group{Name: "elevation " + b}
@@ -340,6 +367,7 @@ func (rep *Report) summarise() {
 	}
 	rep.Bands = sortedGroups(bands)
 	rep.Lightings = sortedGroups(lights)
+	rep.Densities = sortedGroups(dens)
 }
 
 func sortedGroups(m map[string]*Group) []Group {
@@ -454,7 +482,8 @@ func (rep Report) WriteText(w io.Writer) {
 	}
 	fmt.Fprintf(w, "recognition time: median %.1f ms, p95 %.1f ms (all cores, see BenchmarkRead for one core)\n\n", quantile(ms, 0.5), quantile(ms, 0.95))
 	fmt.Fprintf(w, "%-22s %6s %8s %8s %9s %9s\n", "group", "boards", "cells%", "perfect%", "corner50%", "corner95%")
-	for _, g := range append(append([]Group{rep.All}, rep.Bands...), rep.Lightings...) {
+	groups := append(append([]Group{rep.All}, rep.Bands...), rep.Lightings...)
+	for _, g := range append(groups, rep.Densities...) {
 		fmt.Fprintf(w, "%-22s %6d %8.2f %8.1f %9.2f %9.2f\n", g.Name, g.Boards, 100*g.CellAccuracy(), 100*g.PerfectShare(),
 			100*g.CornerQuantile(0.5), 100*g.CornerQuantile(0.95))
 	}
