@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/png"
 	"math"
 	"math/rand"
 	"os"
@@ -137,6 +139,18 @@ func TestReadBadInput(t *testing.T) {
 	if err := os.WriteFile(notImage, []byte("hello"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A photo of an empty table: no board to find.
+	table := image.NewRGBA(image.Rect(0, 0, 640, 360))
+	for i := range table.Pix {
+		table.Pix[i] = uint8(90 + 60*((i/4)%640)/640) // a gentle gradient, not blank
+		if i%4 == 3 {
+			table.Pix[i] = 255
+		}
+	}
+	tablePNG := filepath.Join(dir, "table.png")
+	writePNG(t, tablePNG, table)
+	blankPNG := filepath.Join(dir, "blank.png")
+	writePNG(t, blankPNG, image.NewGray(image.Rect(0, 0, 640, 360)))
 	tests := []struct {
 		name string
 		args []string
@@ -148,6 +162,8 @@ func TestReadBadInput(t *testing.T) {
 		{"bad corners", []string{"read", notImage, "--corners", "1,2"}, "want 8 numbers"},
 		{"bad near", []string{"read", notImage, "--near", "1,2,3,4,5,6,7,y"}, "--near"},
 		{"corners and near", []string{"read", notImage, "--near", "1,2,3,4,5,6,7,8", "--corners", "1,2,3,4,5,6,7,8"}, "use one"},
+		{"no board", []string{"read", tablePNG}, "give its corners with --corners"},
+		{"blank photo", []string{"read", blankPNG, "--json"}, "blank"},
 		{"render without out", []string{"render", "--seed", "1"}, "out"},
 		{"accuracy n zero", []string{"accuracy", "--n", "0"}, "--n 0"},
 		{"accuracy near negative", []string{"accuracy", "--near", "-0.5"}, "--near -0.5"},
@@ -166,5 +182,17 @@ func TestReadBadInput(t *testing.T) {
 				t.Errorf("stdout not empty: %q", out)
 			}
 		})
+	}
+}
+
+func writePNG(t *testing.T, path string, img image.Image) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := png.Encode(f, img); err != nil {
+		t.Fatal(err)
 	}
 }

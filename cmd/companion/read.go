@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -163,6 +164,11 @@ func readRun(opts *readOptions) error {
 		res, err = r.ReadNear(img, *near)
 	default:
 		res, err = r.Read(img)
+	}
+	if errors.Is(err, vision.ErrNoGrid) {
+		// A board crowded with towers can hide its lines: the player can
+		// still say where it is.
+		return fmt.Errorf("reading %s: %w If it is, give its corners with --corners x1,y1,x2,y2,x3,y3,x4,y4 (A1, A5, E5, E1 in pixels)", opts.Image, err)
 	}
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", opts.Image, err)
