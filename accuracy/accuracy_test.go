@@ -122,16 +122,16 @@ func TestAccuracy(t *testing.T) {
 }
 
 // Floors of the regression suite, a little under the figures measured on
-// seeds 5000..5039 (raised in the eighth session: the cells read on the
-// grid and four small shifts of it, averaged): cells 70.3 %, not read
-// 17.5 %, median corner error 4.7 % of a pitch over the boards read and
-// 3.9 % over the grids right; with the true corners cells 95.5 %, levels
+// seeds 5000..5039 (raised in the ninth session: a chosen grid's lines
+// move only where their dividers are seen): cells 74.4 %, not read
+// 17.5 %, median corner error 5.3 % of a pitch over the boards read and
+// 3.8 % over the grids right; with the true corners cells 95.5 %, levels
 // 96.9 %, occupants 97.9 %; near the true corners knocked by up to a tenth
-// of a pitch cells 92.6 %. The first ten seeds (-short) are not easier:
-// there cells 73.6 %, true corners 94.4 %, levels 96.4 %, occupants
-// 98.0 %, near 92.0 %.
+// of a pitch cells 94.3 %. The first ten seeds (-short) are not easier:
+// there cells 75.6 %, true corners 94.4 %, levels 96.4 %, occupants
+// 98.0 %, near 93.2 %.
 const (
-	minCells             = 0.67
+	minCells             = 0.71
 	maxFailed            = 0.25
 	maxCornerMedian      = 0.055
 	maxRightCornerMedian = 0.045
@@ -139,7 +139,7 @@ const (
 	minCellsTrueCorners  = 0.93
 	minLevelsTrueCorners = 0.95
 	minOccTrueCorners    = 0.965
-	minCellsNear         = 0.90
+	minCellsNear         = 0.92
 )
 
 // minConfidentCells is the fewest confident cells whose share is checked.
