@@ -138,7 +138,9 @@ func (r *Reader) locateNearPath(c [4][2]float64, scale float64, w, h int) (homog
 	g, best, conf, found := r.locateGrid(scale, w, h)
 	if ok {
 		s := r.gridScore(hg.h, linePoints/2) + faceWeight*r.faceAgreement(scaleHomography(hg.h, scale))
-		if !found || s >= best-nearPrior {
+		// A search's grid with no dividers along its lines (gridUnsure)
+		// does not outweigh a hint that stands where a board was.
+		if !found || r.gridUnsure || s >= best-nearPrior {
 			// The hint is where a board was: no check for spare pieces.
 			r.gridUnsure = false
 			return hg.h, gridConfidence(hg.base), true, nearKept
