@@ -28,7 +28,7 @@ func TestDensity(t *testing.T) {
 			t.Errorf("%d built cells: band %q, want %q", c.built, got, c.want)
 		}
 	}
-	// A dome on the ground counts as built; a pawn alone does not.
+	// Pawns alone do not make a cell built.
 	var b observation.Board
 	for i := 0; i < 10; i++ {
 		b[i].Occupant = observation.Blue
