@@ -141,8 +141,11 @@ func (r *Reader) locateNearPath(c [4][2]float64, scale float64, w, h int) (homog
 		// A search's grid with no dividers along its lines (gridUnsure)
 		// does not outweigh a hint that stands where a board was.
 		if !found || r.gridUnsure || s >= best-nearPrior {
-			// The hint is where a board was: no check for spare pieces.
-			r.gridUnsure = false
+			// But the camera may have moved off the board: a weak hint with
+			// no dividers along its lines must read crowded, as a weak grid
+			// of the search must (spare pieces are no board).
+			r.gridUnsure = gridConfidence(hg.base) <= minGridConfidence &&
+				r.ridgeSupport(scaleHomography(hg.h, scale), r.gray.Cols(), r.gray.Rows()) < minRidgeShown
 			return hg.h, gridConfidence(hg.base), true, nearKept
 		}
 	}
