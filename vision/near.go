@@ -143,14 +143,23 @@ func (r *Reader) locateNearPath(c [4][2]float64, scale float64, w, h int) (homog
 		if !found || r.gridUnsure || s >= best-nearPrior {
 			// But the camera may have moved off the board: a weak hint with
 			// no dividers along its lines must read crowded, as a weak grid
-			// of the search must (spare pieces are no board).
-			r.gridUnsure = gridConfidence(hg.base) <= minGridConfidence &&
+			// of the search must (spare pieces are no board), unless the
+			// search found a grid with dividers about the hint's place,
+			// which is then taken.
+			weak := gridConfidence(hg.base) <= minGridConfidence &&
 				r.ridgeSupport(scaleHomography(hg.h, scale), r.gray.Cols(), r.gray.Rows()) < minRidgeShown
-			return hg.h, gridConfidence(hg.base), true, nearKept
+			if !weak || !found || r.gridUnsure || !sameGridTol(g, hg.h, nearSameGrid) {
+				r.gridUnsure = weak
+				return hg.h, gridConfidence(hg.base), true, nearKept
+			}
 		}
 	}
 	return g, conf, found, nearSearched
 }
+
+// nearSameGrid is how far (pitches) the search's grid may be from a weak
+// hint to be taken for it.
+const nearSameGrid = 0.25
 
 // nearNeighbours map a grid's board coordinates to its neighbours: a cell
 // over, a cell wider or narrower along either axis, a fifth larger or
