@@ -38,6 +38,17 @@ func sparesScene(seed int64, w, h int) sim.Scene {
 	return sc
 }
 
+// sparesFrame renders sparesScene at 960x540 as a frame to read.
+func sparesFrame(t *testing.T, seed int64) gocv.Mat {
+	t.Helper()
+	img, _ := sim.Render(sparesScene(seed, 960, 540))
+	m, err := gocv.ImageToMatRGB(img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // TestReadSparesNoBoard: spare pieces on a table, with no board in view,
 // are refused (ErrNoGrid), not read as a crowded board from their tops or
 // from a plank table's seams. Of 200 such frames at 1280x720, 47 were read
@@ -52,11 +63,7 @@ func TestReadSparesNoBoard(t *testing.T) {
 	const n = 40
 	read := 0
 	for seed := int64(1); seed <= n; seed++ {
-		img, _ := sim.Render(sparesScene(seed, 960, 540))
-		m, err := gocv.ImageToMatRGB(img)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := sparesFrame(t, seed)
 		res, err := r.Read(m)
 		m.Close()
 		switch {
@@ -90,12 +97,8 @@ func TestReadNearSparesNoBoard(t *testing.T) {
 	const n = 40
 	read := 0
 	for seed := int64(1); seed <= n; seed++ {
-		img, _ := sim.Render(sparesScene(seed, 960, 540))
-		m, err := gocv.ImageToMatRGB(img)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = r.ReadNear(m, hint)
+		m := sparesFrame(t, seed)
+		_, err := r.ReadNear(m, hint)
 		m.Close()
 		switch {
 		case err == nil:
