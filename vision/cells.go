@@ -251,13 +251,18 @@ func (r *Reader) finishCells(all image.Rectangle, res *Result) {
 			}
 			mx = math.Max(mx, lp[k])
 		}
-		var z float64
 		best := 0
 		for k := range lp {
-			z += math.Exp(lp[k] - mx)
 			if lp[k] > lp[best] {
 				best = k
 			}
+		}
+		// The confidence counts the vetoed pawns too: a pawn the network
+		// saw and render and compare did not is a doubt, not a certainty
+		// that the cell is bare.
+		var z float64
+		for k := range lp {
+			z += math.Exp(c.netLP[i][k] - lp[best])
 		}
 		res.Board[i] = hypSquare(best)
 		res.Confidence[i] = 1 / z
