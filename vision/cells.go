@@ -140,7 +140,7 @@ func (r *Reader) readCells(h homography, res *Result) {
 			bestLL, bestB, bestF, bestHyp = ll, b, v, c.hyp
 		}
 	}
-	hadBlock, noBlockAt := r.model.hasBlock, -1 // noBlockAt: that trial's index in boards
+	noBlockAt := -1 // the index in boards of the trial with no block colour
 	setBoard := func(b int) {
 		if b == noBlockAt {
 			r.model.hasBlock = false
@@ -154,7 +154,7 @@ func (r *Reader) readCells(h homography, res *Result) {
 		// centres' clusters, is the board's.
 		means, sds = append(means, mean), append(sds, sd)
 		boards = []int{len(means) - 1}
-	} else if hadBlock {
+	} else if r.model.hasBlock {
 		// The whitest cluster of cell colours may be bare cells in a
 		// lamp's light (sand or grass lit unevenly, an empty board), not
 		// block tops: it is tried as the board too, with no block colour.
@@ -244,12 +244,10 @@ func (r *Reader) finishCells(all image.Rectangle, res *Result) {
 		// reading is not seen: the network has only been taught simulated
 		// frames, and sees pawns on bare cells of frames unlike them.
 		rc := c.netRow(0, i)[netScoresAt:]
-		mx := math.Inf(-1)
 		for k := range lp {
 			if sq := hypSquare(k); sq.Occupant != observation.Empty && float64(rc[k]) < -pawnVeto {
 				lp[k] = math.Inf(-1)
 			}
-			mx = math.Max(mx, lp[k])
 		}
 		best := 0
 		for k := range lp {
