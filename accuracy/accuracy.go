@@ -311,12 +311,7 @@ func Band(el float64) string {
 // Density names the band of a board's built cells (a level of 1 or more):
 // crowded boards hide the dividers, so readers fare differently on them.
 func Density(b observation.Board) string {
-	n := 0
-	for _, sq := range b {
-		if sq.Level > 0 {
-			n++
-		}
-	}
+	n := b.Built()
 	switch {
 	case n < 10:
 		return "00-09"

@@ -67,6 +67,17 @@ type Board [Size * Size]Square
 // At returns the square at row r (0 = A) and column c (0 = column 1).
 func (b *Board) At(r, c int) Square { return b[r*Size+c] }
 
+// Built counts the cells with at least one block.
+func (b Board) Built() int {
+	n := 0
+	for _, sq := range b {
+		if sq.Level > 0 {
+			n++
+		}
+	}
+	return n
+}
+
 // Tokens gives the board as five rows of tokens, rows A to E.
 func (b Board) Tokens() []string {
 	rows := make([]string, Size)

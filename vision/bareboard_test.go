@@ -27,7 +27,7 @@ func TestReadBareBoardLitUnevenly(t *testing.T) {
 			}
 		}
 		if wrong > 0 {
-			t.Errorf("seed %d (%d built): %d levels wrong (read %v, true %v)", seed, builtCells(truth.Board), wrong, res.Board.Tokens(), truth.Board.Tokens())
+			t.Errorf("seed %d (%d built): %d levels wrong (read %v, true %v)", seed, truth.Board.Built(), wrong, res.Board.Tokens(), truth.Board.Tokens())
 		}
 	}
 }

@@ -160,7 +160,7 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 	// Cells are read on the reduced frame.
 	hs := scaleHomography(h, scale)
 	r.readCells(hs, &res)
-	if corners == nil && r.gridUnsure && builtCells(res.Board) < minBuiltUnsure {
+	if corners == nil && r.gridUnsure && res.Board.Built() < minBuiltUnsure {
 		// No dividers seen, and the cells not crowded enough to hide
 		// them: pieces lying on a table, not a board.
 		return res, ErrNoGrid
@@ -306,15 +306,4 @@ func plausibleGrid(c [4][2]float64, w, h int) bool {
 		}
 	}
 	return true
-}
-
-// builtCells counts the cells with at least one block.
-func builtCells(b observation.Board) int {
-	n := 0
-	for _, sq := range b {
-		if sq.Level > 0 {
-			n++
-		}
-	}
-	return n
 }
