@@ -3,6 +3,8 @@ package accuracy
 import (
 	"context"
 	"flag"
+	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -15,6 +17,7 @@ var (
 	seedsFlag   = flag.String("seeds", "", "run the harness on these seeds (e.g. 100000-100499) and print the report")
 	trueCorners = flag.Bool("truecorners", false, "with -seeds: read with the true corners (measure the cell reading alone)")
 	nearJitter  = flag.Float64("near", -1, "with -seeds: read near the true corners nudged by up to this many pitches (a known grid, a camera that stayed put)")
+	tsvFlag     = flag.String("tsv", "", "with -seeds: also write one line per seed (seed, elevation, built cells, read, worst corner error in pitches, wrong cells) to this file")
 )
 
 func parseSeeds(s string) ([]int64, error) {
@@ -59,6 +62,28 @@ func TestHarness(t *testing.T) {
 		rep = Run(context.Background(), seeds, r)
 	}
 	rep.WriteText(os.Stdout)
+	if *tsvFlag != "" {
+		if err := writeTSV(*tsvFlag, rep); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// writeTSV writes one line per seed, for comparing two runs seed by seed.
+func writeTSV(path string, rep Report) error {
+	var b strings.Builder
+	b.WriteString("seed\televation\tbuilt\tread\tworst_corner\twrong\n")
+	for _, s := range rep.Samples {
+		worst := 0.0
+		for _, c := range s.CornerPx {
+			worst = math.Max(worst, c/s.Pitch)
+		}
+		fmt.Fprintf(&b, "%d\t%.0f\t%d\t%t\t%.4f\t%d\n", s.Seed, s.Elevation, s.Truth.Built(), s.Err == nil, worst, s.Wrong)
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		return fmt.Errorf("writing per-seed figures: %w", err)
+	}
+	return nil
 }
 
 // TestAccuracy is the fixed regression suite: seeds 5000.. (never used for
