@@ -433,7 +433,9 @@ func (m *colourModel) compute(px *pixels, rect image.Rectangle) {
 		}
 		m.ll[l] = m.ll[l][:n]
 	}
-	rect = rect.Intersect(image.Rect(0, 0, px.w, px.h))
+	// A pixel's margin: the cell network averages 3x3 pixels about points
+	// at rect's edge, which must not read the last frame's values.
+	rect = rect.Inset(-1).Intersect(image.Rect(0, 0, px.w, px.h))
 	objLUT := &m.lut().obj
 	// Per-frame constants of the Gaussians (logs hoisted out of the loop).
 	is := [3]float64{1 / m.sd[0], 1 / m.sd[1], 1 / m.sd[2]}
