@@ -123,6 +123,12 @@ func (r *Reader) quadCandidates(rows, cols []hline, w, h int) []quadCand {
 // pairs in vote order, from the Canny edges of the reduced frame) into the
 // two families, quadLines of each at most.
 func frameLines(raw []float32, w, h int) (rows, cols []hline) {
+	return familyLines(raw, w, h, quadLines)
+}
+
+// familyLines sorts the strongest lines (raw: rho, theta pairs in vote
+// order) into the two families, n of each at most.
+func familyLines(raw []float32, w, h, quadLines int) (rows, cols []hline) {
 	xc, yc := float64(w)/2, float64(h)/2
 	var kept []hline
 	for i := 0; i+1 < len(raw) && (len(rows) < quadLines || len(cols) < quadLines); i += 2 {

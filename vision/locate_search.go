@@ -112,10 +112,17 @@ func (r *Reader) findGrid(scale float64, w, h int) (scoredGrid, bool) {
 	if len(all) == 0 {
 		return scoredGrid{}, false
 	}
-	best := all[0]
+	// The outline's support tips the choice: on crowded boards the other
+	// scores rank grids a cell or two off above the right one.
+	v, ok := r.stepView()
+	best, bestS := all[0], math.Inf(-1)
 	for _, g := range all {
-		if g.s > best.s {
-			best = g
+		s := g.s
+		if ok {
+			s += outlineWeight * v.bestOutlineScore(scaleHomography(g.h, scale))
+		}
+		if s > bestS {
+			best, bestS = g, s
 		}
 	}
 	return best, true
@@ -167,6 +174,12 @@ func (r *Reader) gridCandidates(scale float64, w, h int) []scoredGrid {
 	sort.Slice(props, func(i, j int) bool { return props[i].s > props[j].s })
 	for i := 0; i < len(props) && i < proposalsRefined; i++ {
 		try(props[i].h)
+	}
+	// The outline's grids (for crowded boards) are all refined: the cheap
+	// screening above, by dividers, would drop them.
+	orows, ocols := familyLines(r.edgeRaw, rw, rh, outlineLines)
+	for _, q := range r.outlineGrids(orows, ocols) {
+		try(scaleHomography(q.h, 1/scale))
 	}
 	if len(all) == 0 {
 		return nil

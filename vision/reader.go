@@ -55,6 +55,7 @@ type Reader struct {
 	// Go-side buffers reused across frames.
 	px       pixels
 	rawLines []float32
+	edgeRaw  []float32 // the step edges' Hough lines (rho, theta), in vote order
 	cc       cellCtx
 	model    colourModel
 	seg      segImage
