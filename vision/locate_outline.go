@@ -148,24 +148,7 @@ func (r *Reader) outlineGrids(rows, cols []hline) []quadCand {
 			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].s > out[j].s })
-	var kept []quadCand
-	for _, q := range out {
-		dup := false
-		for _, k := range kept {
-			if sameGridTol(k.h, q.h, 0.3) {
-				dup = true
-				break
-			}
-		}
-		if !dup {
-			kept = append(kept, q)
-			if len(kept) == outlineKeep {
-				break
-			}
-		}
-	}
-	return kept
+	return distinctBest(out, outlineKeep)
 }
 
 // squareFar gives the far-left and far-right outer corners of the board's

@@ -98,9 +98,15 @@ func (r *Reader) quadCandidates(rows, cols []hline, w, h int) []quadCand {
 	for i := range out {
 		out[i].s = r.bestFrameFit(out[i].h, 12) + 0.5*r.ridgeSupportN(out[i].h, w, h, 10)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].s > out[j].s })
+	return distinctBest(out, quadKeep)
+}
+
+// distinctBest gives the n best candidates whose grids are a third of a
+// pitch or more apart, best first.
+func distinctBest(cands []quadCand, n int) []quadCand {
+	sort.Slice(cands, func(i, j int) bool { return cands[i].s > cands[j].s })
 	var kept []quadCand
-	for _, q := range out {
+	for _, q := range cands {
 		dup := false
 		for _, k := range kept {
 			if sameGridTol(k.h, q.h, 0.3) {
@@ -112,7 +118,7 @@ func (r *Reader) quadCandidates(rows, cols []hline, w, h int) []quadCand {
 			continue
 		}
 		kept = append(kept, q)
-		if len(kept) == quadKeep {
+		if len(kept) == n {
 			break
 		}
 	}
