@@ -113,20 +113,45 @@ func (r *Reader) findGrid(scale float64, w, h int) (scoredGrid, bool) {
 		return scoredGrid{}, false
 	}
 	// The outline's support tips the choice: on crowded boards the other
-	// scores rank grids a cell or two off above the right one.
+	// scores rank grids a cell or two off above the right one. But a grid
+	// the board would not be shown on (boardShown) is passed over for the
+	// next that it would: the outline must not turn a board read into one
+	// refused.
 	v, ok := r.stepView()
-	best, bestS := all[0], math.Inf(-1)
-	for _, g := range all {
-		s := g.s
+	type ranked struct {
+		g scoredGrid
+		s float64
+	}
+	rs := make([]ranked, len(all))
+	for i, g := range all {
+		rs[i] = ranked{g, g.s}
 		if ok {
-			s += outlineWeight * v.bestOutlineScore(scaleHomography(g.h, scale))
-		}
-		if s > bestS {
-			best, bestS = g, s
+			rs[i].s += outlineWeight * v.bestOutlineScore(scaleHomography(g.h, scale))
 		}
 	}
-	return best, true
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].s > rs[j].s })
+	// A grid shown unsure (no divider ridges) is read only if its cells
+	// read crowded; one shown sure is preferred.
+	firstShown := -1
+	for i := 0; i < len(rs) && i < shownTries; i++ {
+		g := rs[i].g
+		shown, unsure := boardShown(g, r.ridgeSupport(scaleHomography(g.h, scale), r.gray.Cols(), r.gray.Rows()))
+		if shown && !unsure {
+			return g, true
+		}
+		if shown && firstShown < 0 {
+			firstShown = i
+		}
+	}
+	if firstShown >= 0 {
+		return rs[firstShown].g, true
+	}
+	return rs[0].g, true
 }
+
+// shownTries is how many grids, best first, findGrid checks for a board
+// shown on them.
+const shownTries = 5
 
 // gridCandidates gives every grid findGrid scored (full-resolution frame).
 func (r *Reader) gridCandidates(scale float64, w, h int) []scoredGrid {
