@@ -149,6 +149,18 @@ func (r *Reader) findGrid(scale float64, w, h int) (scoredGrid, bool) {
 	return rs[0].g, true
 }
 
+// dividersSure reports whether some grid shows its dividers and frame
+// well enough to be read at full confidence: the outline grids, for
+// crowded boards, are then not needed.
+func dividersSure(all []scoredGrid) bool {
+	for _, g := range all {
+		if gridConfidence(g.base) >= 1 {
+			return true
+		}
+	}
+	return false
+}
+
 // shownTries is how many grids, best first, findGrid checks for a board
 // shown on them.
 const shownTries = 5
@@ -202,9 +214,11 @@ func (r *Reader) gridCandidates(scale float64, w, h int) []scoredGrid {
 	}
 	// The outline's grids (for crowded boards) are all refined: the cheap
 	// screening above, by dividers, would drop them.
-	orows, ocols := familyLines(r.edgeRaw, rw, rh, outlineLines)
-	for _, q := range r.outlineGrids(orows, ocols) {
-		try(scaleHomography(q.h, 1/scale))
+	if !dividersSure(all) {
+		orows, ocols := familyLines(r.edgeRaw, rw, rh, outlineLines)
+		for _, q := range r.outlineGrids(orows, ocols) {
+			try(scaleHomography(q.h, 1/scale))
+		}
 	}
 	if len(all) == 0 {
 		return nil
