@@ -73,7 +73,9 @@ func homLine(l hline) vec3 {
 }
 
 // outlineGrids proposes grids (reduced frame) from the step-edge lines
-// (rows and cols, strongest first), best by outlineScore first.
+// (rows and cols, strongest first), best first: by the support of the
+// near, left and right outer sides and the near inner edge, the far side
+// breaking ties.
 func (r *Reader) outlineGrids(rows, cols []hline) []quadCand {
 	w, h := r.gray.Cols(), r.gray.Rows()
 	v, ok := r.stepView()
@@ -102,7 +104,7 @@ func (r *Reader) outlineGrids(rows, cols []hline) []quadCand {
 				if pl.X < -0.2*float64(w) || pr.X > 1.2*float64(w) || pl.Y < 0 || pr.Y < 0 || pl.Y > 1.2*float64(h) || pr.Y > 1.2*float64(h) {
 					continue
 				}
-				s := v.support(pl, pr, 40)
+				s := v.support(pl, pr, outlineSamples)
 				if s < 0.3 {
 					continue
 				}
