@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -66,5 +67,57 @@ func TestSquareError(t *testing.T) {
 				t.Errorf("rectangle: error %.4f, want above %.3f", e, maxSquareError)
 			}
 		})
+	}
+}
+
+// TestFindGridCrowdedBoards: boards so crowded that no grid shows its
+// dividers surely, where the dividers-and-frame ranking chose a grid a
+// cell or more off (seed 20288: 24 built cells, 1.6 pitches; 20082: 1.3)
+// and crowdedScore's ranking finds the right one.
+func TestFindGridCrowdedBoards(t *testing.T) {
+	for _, seed := range []int64{20288, 20082} {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			m, truth := simFrame(t, seed)
+			defer m.Close()
+			r := NewReader()
+			defer r.Close()
+			_, scale, err := r.prepare(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all := r.gridCandidates(scale, m.Cols(), m.Rows())
+			if dividersSure(all) {
+				t.Fatalf("some grid shows its dividers surely; the test wants a crowded frame")
+			}
+			g, ok := r.findGrid(scale, m.Cols(), m.Rows())
+			if !ok {
+				t.Fatal("no grid")
+			}
+			if e := pitchErr(cornersOf(g.h), truth.Corners); e > 0.25 {
+				t.Errorf("grid %.2f pitch off at its worst corner, want within 0.25", e)
+			}
+		})
+	}
+}
+
+// TestCrowdedScoreWeighsEveryCue: each cue raises a crowded grid's rank.
+func TestCrowdedScoreWeighsEveryCue(t *testing.T) {
+	base := scoredGrid{s: 0.1, base: 0, frame: -0.1}
+	b := crowdedScore(base, 0.05, 0.5, 0.6)
+	for _, c := range []struct {
+		name                   string
+		g                      scoredGrid
+		ridge, outline, height float64
+	}{
+		{"more dividers found", scoredGrid{s: 0.2, base: 0.1, frame: -0.1}, 0.05, 0.5, 0.6},
+		{"better frame", scoredGrid{s: 0.2, base: 0.1, frame: 0}, 0.05, 0.5, 0.6},
+		{"more tops on cells", scoredGrid{s: 0.2, base: 0, frame: -0.1}, 0.05, 0.5, 0.6},
+		{"more ridges", base, 0.1, 0.5, 0.6},
+		{"more outline", base, 0.05, 0.6, 0.6},
+		{"taller", base, 0.05, 0.5, 0.7},
+	} {
+		if s := crowdedScore(c.g, c.ridge, c.outline, c.height); s <= b {
+			t.Errorf("%s: %.3f, not above %.3f", c.name, s, b)
+		}
 	}
 }
