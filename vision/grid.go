@@ -60,7 +60,6 @@ const (
 // frame), best first.
 func (r *Reader) locateLines() []homography {
 	w, h := r.gray.Cols(), r.gray.Rows()
-	r.edgeRaw = r.edgeRaw[:0]
 	// Hough lines on a map of thin ridges and grooves (dividers), not on
 	// all edges: block outlines are steps, not ridges.
 	if r.ridges.Rows() != h || r.ridges.Cols() != w {
@@ -133,7 +132,6 @@ func (r *Reader) locateLines() []homography {
 	if len(rows) < 3 || len(cols) < 3 {
 		return nil
 	}
-	r.edgeRaw = append(r.edgeRaw[:0], edgeRaw...)
 	fr, fc := frameLines(edgeRaw, w, h)
 	quads := r.quadCandidates(fr, fc, w, h)
 	rows = strongest(rows, 40)

@@ -225,30 +225,55 @@ func (v *stepView) outlineScore(hh homography, fw float64) float64 {
 	return s / 4
 }
 
-// stepView is the reduced frame's step edges and grey, as Go slices.
+// stepView is the reduced frame's colour step edges (outlineEdges), grey
+// and colours (BGR), as Go slices.
 type stepView struct {
-	ed, g []uint8
-	w, h  int
+	ed, g, bgr []uint8
+	w, h       int
+}
+
+// grad is the image gradient at pixel o: of the grey or of the colour
+// channel that changes most there (a blue frame on a brown table can be
+// one grey).
+func (v *stepView) grad(o int) (gx, gy float64) {
+	gx = float64(v.g[o+1]) - float64(v.g[o-1])
+	gy = float64(v.g[o+v.w]) - float64(v.g[o-v.w])
+	if v.bgr == nil {
+		return gx, gy
+	}
+	best := gx*gx + gy*gy
+	for ch := 0; ch < 3; ch++ {
+		cx := float64(v.bgr[3*(o+1)+ch]) - float64(v.bgr[3*(o-1)+ch])
+		cy := float64(v.bgr[3*(o+v.w)+ch]) - float64(v.bgr[3*(o-v.w)+ch])
+		if m := cx*cx + cy*cy; m > best {
+			best, gx, gy = m, cx, cy
+		}
+	}
+	return gx, gy
 }
 
 // stepView gives the current frame's step edges and grey; ok is false if
 // they cannot be read.
 func (r *Reader) stepView() (stepView, bool) {
-	edges := r.stepEdges()
+	edges, _ := r.outlineEdges()
 	ed, err1 := edges.DataPtrUint8()
 	g, err2 := r.gray.DataPtrUint8()
 	w, h := r.gray.Cols(), r.gray.Rows()
 	if err1 != nil || err2 != nil || len(ed) != w*h || len(g) != w*h {
 		return stepView{}, false
 	}
-	return stepView{ed, g, w, h}, true
+	var bgr []uint8
+	if r.px.w == w && r.px.h == h && len(r.px.bgr) == 3*w*h {
+		bgr = r.px.bgr
+	}
+	return stepView{ed, g, bgr, w, h}, true
 }
 
 // support is the share of n places along the image segment a-b (reduced
-// frame) with a step edge within a pixel whose grey gradient runs across
+// frame) with a step edge within a pixel whose gradient (grad) runs across
 // the segment; 0 when most of it is out of the frame.
 func (v *stepView) support(a, b pt, n int) float64 {
-	ed, g, w, h := v.ed, v.g, v.w, v.h
+	ed, w, h := v.ed, v.w, v.h
 	dx, dy := b.X-a.X, b.Y-a.Y
 	l := math.Hypot(dx, dy)
 	if l < 1 {
@@ -270,8 +295,7 @@ func (v *stepView) support(a, b pt, n int) float64 {
 				if ed[o] == 0 {
 					continue
 				}
-				gx := float64(g[o+1]) - float64(g[o-1])
-				gy := float64(g[o+w]) - float64(g[o-w])
+				gx, gy := v.grad(o)
 				// Across: the gradient within about 70 degrees of the
 				// segment's normal.
 				if gn := math.Hypot(gx, gy); gn > 0 && math.Abs(gx*dx+gy*dy) < 0.35*gn {
@@ -320,8 +344,7 @@ func (v *stepView) refineLine(l hline) hline {
 				if v.ed[o] == 0 {
 					continue
 				}
-				gx := float64(v.g[o+1]) - float64(v.g[o-1])
-				gy := float64(v.g[o+v.w]) - float64(v.g[o-v.w])
+				gx, gy := v.grad(o)
 				if gn := math.Hypot(gx, gy); gn == 0 || math.Abs(gx*c+gy*s) < 0.8*gn {
 					continue
 				}

@@ -125,8 +125,8 @@ func TestOutlineGridsFindDrawnBoard(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r.locate()
-		rows, cols := familyLines(r.edgeRaw, r.gray.Cols(), r.gray.Rows(), outlineLines)
+		_, lines := r.outlineEdges()
+		rows, cols := familyLines(lines, r.gray.Cols(), r.gray.Rows(), outlineLines)
 		grids := r.outlineGrids(rows, cols)
 		best := math.Inf(1)
 		for _, g := range grids {

@@ -73,7 +73,8 @@ func TestSquareError(t *testing.T) {
 // TestFindGridCrowdedBoards: boards so crowded that no grid shows its
 // dividers surely, where the dividers-and-frame ranking chose a grid a
 // cell or more off (seed 20288: 24 built cells, 1.6 pitches; 20082: 1.3)
-// and crowdedScore's ranking finds the right one.
+// and crowdedScore's ranking finds the right one (refined, as locateGrid
+// gives it).
 func TestFindGridCrowdedBoards(t *testing.T) {
 	for _, seed := range []int64{20288, 20082} {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
@@ -89,11 +90,11 @@ func TestFindGridCrowdedBoards(t *testing.T) {
 			if dividersSure(all) {
 				t.Fatalf("some grid shows its dividers surely; the test wants a crowded frame")
 			}
-			g, ok := r.findGrid(scale, m.Cols(), m.Rows())
+			g, _, _, ok := r.locateGrid(scale, m.Cols(), m.Rows())
 			if !ok {
 				t.Fatal("no grid")
 			}
-			if e := pitchErr(cornersOf(g.h), truth.Corners); e > 0.25 {
+			if e := pitchErr(cornersOf(g), truth.Corners); e > 0.25 {
 				t.Errorf("grid %.2f pitch off at its worst corner, want within 0.25", e)
 			}
 		})

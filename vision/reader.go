@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"math"
 	"time"
 
 	"companion/observation"
@@ -36,13 +37,19 @@ type Result struct {
 // Reader reads board frames. It owns scratch Mats reused across frames, so
 // one Reader must not be used by two goroutines at once. Close it when done.
 type Reader struct {
-	bgr      gocv.Mat // the frame converted to 8-bit BGR when it was not
-	small    gocv.Mat // reduced BGR frame
-	gray     gocv.Mat // reduced grey
-	ridges   gocv.Mat // thin ridges and grooves of the reduced grey
-	edges    gocv.Mat // step edges of the reduced grey (stepEdges)
-	lines    gocv.Mat
-	fullGray gocv.Mat // full-resolution grey, for refinement
+	bgr    gocv.Mat // the frame converted to 8-bit BGR when it was not
+	small  gocv.Mat // reduced BGR frame
+	gray   gocv.Mat // reduced grey
+	ridges gocv.Mat // thin ridges and grooves of the reduced grey
+	edges  gocv.Mat // step edges of the reduced grey (stepEdges)
+	// colourEdges are the step edges of the reduced colour frame
+	// (outlineEdges), colourLines their Hough lines (rho, theta), in vote
+	// order; colourReady says they are the current frame's.
+	colourEdges gocv.Mat
+	colourLines []float32
+	colourReady bool
+	lines       gocv.Mat
+	fullGray    gocv.Mat // full-resolution grey, for refinement
 
 	// edgesReady says edges is the current frame's: prepare clears it, so
 	// that nothing reads the last frame's edges.
@@ -55,7 +62,6 @@ type Reader struct {
 	// Go-side buffers reused across frames.
 	px       pixels
 	rawLines []float32
-	edgeRaw  []float32 // the step edges' Hough lines (rho, theta), in vote order
 	cc       cellCtx
 	model    colourModel
 	seg      segImage
@@ -67,13 +73,14 @@ type Reader struct {
 // NewReader makes a Reader; Close it when done.
 func NewReader() *Reader {
 	r := &Reader{
-		bgr:      gocv.NewMat(),
-		small:    gocv.NewMat(),
-		gray:     gocv.NewMat(),
-		ridges:   gocv.NewMat(),
-		edges:    gocv.NewMat(),
-		lines:    gocv.NewMat(),
-		fullGray: gocv.NewMat(),
+		bgr:         gocv.NewMat(),
+		small:       gocv.NewMat(),
+		gray:        gocv.NewMat(),
+		ridges:      gocv.NewMat(),
+		edges:       gocv.NewMat(),
+		colourEdges: gocv.NewMat(),
+		lines:       gocv.NewMat(),
+		fullGray:    gocv.NewMat(),
 	}
 	r.cc.model = &r.model
 	r.cc.set = defaultSet
@@ -82,7 +89,7 @@ func NewReader() *Reader {
 
 // Close releases the Reader's Mats.
 func (r *Reader) Close() error {
-	for _, m := range []*gocv.Mat{&r.bgr, &r.small, &r.gray, &r.ridges, &r.edges, &r.lines, &r.fullGray} {
+	for _, m := range []*gocv.Mat{&r.bgr, &r.small, &r.gray, &r.ridges, &r.edges, &r.colourEdges, &r.lines, &r.fullGray} {
 		if err := m.Close(); err != nil {
 			return err
 		}
@@ -206,6 +213,7 @@ func (r *Reader) prepare(img gocv.Mat) (gocv.Mat, float64, error) {
 	}
 	gocv.CvtColor(r.small, &r.gray, gocv.ColorBGRToGray)
 	r.edgesReady = false
+	r.colourReady = false
 	gocv.CvtColor(src, &r.fullGray, gocv.ColorBGRToGray)
 	if err := r.px.load(r.small); err != nil {
 		return src, 0, err
@@ -215,6 +223,25 @@ func (r *Reader) prepare(img gocv.Mat) (gocv.Mat, float64, error) {
 	}
 	// The reduced frame's true scale (rounding).
 	return src, float64(sw) / float64(src.Cols()), nil
+}
+
+// outlineEdges gives the step edges of the reduced colour frame (Canny
+// takes the channel that changes most), and their Hough lines in vote
+// order, made once per frame. The board's outline needs colour: a blue
+// frame on a brown table can be one grey, and the grey edges then miss
+// the board's sides. Colour edges everywhere (the line grids, the top
+// faces) read fewer cells than colour edges for the outline alone.
+func (r *Reader) outlineEdges() (gocv.Mat, []float32) {
+	if !r.colourReady {
+		gocv.Canny(r.small, &r.colourEdges, 40, 120)
+		gocv.HoughLines(r.colourEdges, &r.lines, 1, math.Pi/180, int(0.12*float64(r.small.Rows())))
+		r.colourLines = r.colourLines[:0]
+		if raw, err := r.lines.DataPtrFloat32(); err == nil {
+			r.colourLines = append(r.colourLines, raw...)
+		}
+		r.colourReady = true
+	}
+	return r.colourEdges, r.colourLines
 }
 
 // stepEdges gives the Canny step edges of the reduced grey, made once per

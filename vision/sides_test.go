@@ -50,6 +50,9 @@ func TestBoardShown(t *testing.T) {
 		{"crowded board, tops pushing it over", scoredGrid{s: 0.4, base: -0.1}, 0.1, true, false},
 		{"tops and no ridges: spare pieces, or a board all built", scoredGrid{s: 0.4, base: -0.1}, 0.01, true, true},
 		{"tops on a grid with nothing else", scoredGrid{s: -0.35, base: -0.6}, 0.1, false, false},
+		{"no tops, no frame, faint ridges: the table's lines", scoredGrid{s: 0.22, base: 0.22, frame: -0.2}, 0.07, true, true},
+		{"no tops, no frame, clear ridges", scoredGrid{s: 0.22, base: 0.22, frame: -0.2}, 0.17, true, false},
+		{"no tops, the frame seen, faint ridges", scoredGrid{s: 0.22, base: 0.22, frame: 0.05}, 0.07, true, false},
 	}
 	for _, tt := range tests {
 		if got, unsure := boardShown(tt.g, tt.ridge); got != tt.want || unsure != tt.unsure {
