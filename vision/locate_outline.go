@@ -53,6 +53,19 @@ const outlineSamples = 40
 // outline grids.
 const outlineFarWeight = 0.1
 
+// outlineFaceWeight weighs the block tops' agreement (faceAgreement) with
+// an outline grid against its outline; outlineFaceTriples is how many
+// triples, the best by their outline, have their grids weighed so. Cells
+// read right with weights 0, 1, 1.5 and 2 (all triples): 90.20, 91.60,
+// 91.95 and 91.95 % on the check seeds, 91.08, 92.08, 91.97 and 91.96 %
+// on seeds 3000-3299, 93.01, 93.12, 93.00 and 92.72 % on seeds 4000-4299;
+// at 1.5 with the best 20 triples, 91.97, 91.63 and 93.00 %, for 5 ms a
+// frame instead of 50.
+const (
+	outlineFaceWeight  = 1.5
+	outlineFaceTriples = 20
+)
+
 // outlineTriples is how many (near, left, right) line triples, best by the
 // near outer edge's support, get the full fit.
 const outlineTriples = 160
@@ -75,7 +88,7 @@ func homLine(l hline) vec3 {
 // outlineGrids proposes grids (reduced frame) from the step-edge lines
 // (rows and cols, strongest first), best first: by the support of the
 // near, left and right outer sides and the near inner edge, the far side
-// breaking ties.
+// breaking ties, and by the block tops on the cells.
 func (r *Reader) outlineGrids(rows, cols []hline) []quadCand {
 	w, h := r.gray.Cols(), r.gray.Rows()
 	v, ok := r.stepView()
@@ -117,8 +130,9 @@ func (r *Reader) outlineGrids(rows, cols []hline) []quadCand {
 		ts = ts[:outlineTriples]
 	}
 	var out []quadCand
+	var from []int // each candidate's triple
 	cx, cy := float64(w)/2, float64(h)/2
-	for _, t := range ts {
+	for ti, t := range ts {
 		for _, fk := range outlineFocals {
 			f := fk * float64(h)
 			far, ok := squareFar(homLine(cols[t.left]), homLine(cols[t.right]), homLine(rows[t.near]), t.pl, t.pr, f, cx, cy)
@@ -147,7 +161,29 @@ func (r *Reader) outlineGrids(rows, cols []hline) []quadCand {
 				// (a frame's inner and outer edges both support a side).
 				far := v.support(far[0], far[1], outlineSamples)
 				out = append(out, quadCand{bestH, (outer+inner)/4 + outlineFarWeight*far})
+				from = append(from, ti)
 			}
+		}
+	}
+	// The far side follows the focal length, which the outline barely
+	// fixes; the block tops on the cells do (faceAgreement), but cost
+	// about 27 µs a grid: only the best triples' grids weigh them.
+	best := make([]float64, len(ts))
+	for i, q := range out {
+		best[from[i]] = math.Max(best[from[i]], q.s)
+	}
+	order := make([]int, len(ts))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(i, j int) bool { return best[order[i]] > best[order[j]] })
+	top := make([]bool, len(ts))
+	for _, ti := range order[:min(len(order), outlineFaceTriples)] {
+		top[ti] = true
+	}
+	for i := range out {
+		if top[from[i]] {
+			out[i].s += outlineFaceWeight * r.faceAgreement(out[i].h)
 		}
 	}
 	return distinctBest(out, outlineKeep)
