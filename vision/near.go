@@ -144,14 +144,18 @@ func (r *Reader) locateNearPath(c [4][2]float64, scale float64, w, h int) (homog
 			// But the camera may have moved off the board: a weak hint with
 			// no dividers along its lines must read crowded, as a weak grid
 			// of the search must (spare pieces are no board), unless the
-			// search found a grid with dividers about the hint's place,
-			// which is then taken.
+			// search found a grid with dividers about the hint's place: a
+			// board is there, and the hint, refined from where the grid
+			// was, is kept with the search's confidence (the search's own
+			// grid there was up to a fifth of a pitch further off on seed
+			// 3; check seeds near a hint read alike either way).
 			weak := gridConfidence(hg.base) <= minGridConfidence &&
 				r.ridgeSupport(scaleHomography(hg.h, scale), r.gray.Cols(), r.gray.Rows()) < minRidgeShown
 			if !weak || !found || r.gridUnsure || !sameGridTol(g, hg.h, nearSameGrid) {
 				r.gridUnsure = weak
 				return hg.h, gridConfidence(hg.base), true, nearKept
 			}
+			return hg.h, math.Max(conf, gridConfidence(hg.base)), true, nearKept
 		}
 	}
 	return g, conf, found, nearSearched

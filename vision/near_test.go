@@ -128,3 +128,21 @@ func FuzzReadNear(f *testing.F) {
 		}
 	})
 }
+
+// TestReadNearKeepsTheRefinedHint: on a crowded board (seed 3, 18 built
+// cells) whose hint is weak but where the search finds a grid about the
+// hint's place, the hint refined from where the grid was is read, not the
+// search's grid, a fifth of a pitch off there.
+func TestReadNearKeepsTheRefinedHint(t *testing.T) {
+	m, truth := simFrame(t, 3)
+	defer m.Close()
+	r := NewReader()
+	defer r.Close()
+	res, err := r.ReadNear(m, sim.Nudge(truth.Corners, 0.1, rand.New(rand.NewSource(7))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := pitchErr(res.Corners, truth.Corners); e > 0.1 {
+		t.Errorf("grid %.2f pitch off at its worst corner, want within 0.1", e)
+	}
+}
