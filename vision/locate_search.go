@@ -149,13 +149,17 @@ func (r *Reader) findGrid(scale float64, w, h int) (scoredGrid, bool) {
 	// refused.
 	v, ok := r.stepView()
 	type ranked struct {
-		g scoredGrid
-		s float64
+		g     scoredGrid
+		s     float64
+		ridge float64 // ridgeSupport, where computed (else NaN)
+	}
+	ridgeOf := func(g scoredGrid) float64 {
+		return r.ridgeSupport(scaleHomography(g.h, scale), r.gray.Cols(), r.gray.Rows())
 	}
 	crowded := !dividersSure(all)
 	rs := make([]ranked, len(all))
 	for i, g := range all {
-		rs[i] = ranked{g, g.s}
+		rs[i] = ranked{g, g.s, math.NaN()}
 		hs := scaleHomography(g.h, scale)
 		ol := 0.0
 		if ok {
@@ -164,7 +168,8 @@ func (r *Reader) findGrid(scale float64, w, h int) (scoredGrid, bool) {
 		hf := gridHeight(g.h) / float64(h)
 		rs[i].g.outlined = ol >= minOutlineShown && hf >= minHeightShown
 		if crowded {
-			rs[i].s = crowdedScore(g, r.ridgeSupport(hs, r.gray.Cols(), r.gray.Rows()), ol, hf)
+			rs[i].ridge = ridgeOf(g)
+			rs[i].s = crowdedScore(g, rs[i].ridge, ol, hf)
 		} else {
 			rs[i].s += outlineWeight * ol
 		}
@@ -174,8 +179,11 @@ func (r *Reader) findGrid(scale float64, w, h int) (scoredGrid, bool) {
 	// read crowded; one shown sure is preferred.
 	firstShown := -1
 	for i := 0; i < len(rs) && i < shownTries; i++ {
-		g := rs[i].g
-		shown, unsure := boardShown(g, r.ridgeSupport(scaleHomography(g.h, scale), r.gray.Cols(), r.gray.Rows()))
+		g, ridge := rs[i].g, rs[i].ridge
+		if math.IsNaN(ridge) {
+			ridge = ridgeOf(g)
+		}
+		shown, unsure := boardShown(g, ridge)
 		if shown && !unsure {
 			return g, true
 		}
