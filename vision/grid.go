@@ -54,6 +54,9 @@ const (
 	// houghVotes is the least Hough votes of a line, as a share of the
 	// reduced frame's height.
 	houghVotes = 0.08
+	// stepHoughVotes is houghVotes for the lines of step edges (grey or
+	// colour), which blocks and the table give plenty of.
+	stepHoughVotes = 0.12
 )
 
 // locateLines proposes up to maxCandidates grids (homographies in the reduced
@@ -85,7 +88,7 @@ func (r *Reader) locateLines() []homography {
 	if useEdgeLines {
 		// Also lines of step edges: on crowded boards the blocks' feet run
 		// along the grid lines where the dividers are hidden.
-		gocv.HoughLines(r.stepEdges(), &r.lines, 1, math.Pi/180, int(0.12*float64(h)))
+		gocv.HoughLines(r.stepEdges(), &r.lines, 1, math.Pi/180, int(stepHoughVotes*float64(h)))
 		raw1, err := r.lines.DataPtrFloat32()
 		if err == nil {
 			edgeRaw = append(edgeRaw, raw1...)

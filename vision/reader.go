@@ -234,7 +234,7 @@ func (r *Reader) prepare(img gocv.Mat) (gocv.Mat, float64, error) {
 func (r *Reader) outlineEdges() (gocv.Mat, []float32) {
 	if !r.colourReady {
 		gocv.Canny(r.small, &r.colourEdges, 40, 120)
-		gocv.HoughLines(r.colourEdges, &r.lines, 1, math.Pi/180, int(0.12*float64(r.small.Rows())))
+		gocv.HoughLines(r.colourEdges, &r.lines, 1, math.Pi/180, int(stepHoughVotes*float64(r.small.Rows())))
 		r.colourLines = r.colourLines[:0]
 		if raw, err := r.lines.DataPtrFloat32(); err == nil {
 			r.colourLines = append(r.colourLines, raw...)
