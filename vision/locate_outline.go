@@ -2,6 +2,7 @@ package vision
 
 import (
 	"math"
+	"math/bits"
 	"sort"
 )
 
@@ -266,6 +267,16 @@ func (v *stepView) outlineScore(hh homography, fw float64) float64 {
 type stepView struct {
 	ed, g, bgr []uint8
 	w, h       int
+	// gr and near index the step edges (indexEdges).
+	gr   []stepGrad
+	near []uint16
+}
+
+// stepGrad is a step-edge pixel's gradient (grad) and its norm. The
+// components are small integers, exact in float32.
+type stepGrad struct {
+	gx, gy float32
+	gn     float64
 }
 
 // grad is the image gradient at pixel o: of the grey or of the colour
@@ -302,20 +313,72 @@ func (r *Reader) stepView() (stepView, bool) {
 	if r.px.w == w && r.px.h == h && len(r.px.bgr) == 3*w*h {
 		bgr = r.px.bgr
 	}
-	return stepView{ed, g, bgr, w, h}, true
+	v := stepView{ed: ed, g: g, bgr: bgr, w: w, h: h}
+	if !r.gradsReady {
+		r.stepGrads, r.stepNear = v.indexEdges(r.stepGrads, r.stepNear)
+		r.gradsReady = true
+	}
+	v.gr, v.near = r.stepGrads, r.stepNear
+	return v, true
+}
+
+// indexEdges gives, in the buffers, the gradient of every step-edge pixel
+// off the frame's border (others are left stale) and, for every pixel, which
+// of its 3x3 neighbours (bit 3*(dy+1)+dx+1) are such edges with a gradient:
+// support and refineLine test thousands of segments a frame against the same
+// pixels, most of support's places far from any edge.
+func (v *stepView) indexEdges(grads []stepGrad, near []uint16) ([]stepGrad, []uint16) {
+	n := v.w * v.h
+	if cap(grads) < n {
+		grads = make([]stepGrad, n)
+	}
+	if cap(near) < n {
+		near = make([]uint16, n)
+	}
+	grads, near = grads[:n], near[:n]
+	clear(near)
+	off := v.nearOffsets()
+	for y := 1; y < v.h-1; y++ {
+		for o := y*v.w + 1; o < (y+1)*v.w-1; o++ {
+			if v.ed[o] == 0 {
+				continue
+			}
+			gx, gy := v.grad(o)
+			gn := math.Hypot(gx, gy)
+			grads[o] = stepGrad{float32(gx), float32(gy), gn}
+			if gn == 0 {
+				continue
+			}
+			for k, d := range off {
+				near[o-d] |= 1 << k
+			}
+		}
+	}
+	return grads, near
+}
+
+// nearOffsets are the index offsets of a pixel's 3x3 neighbours, in the
+// order of their bits in stepView.near.
+func (v *stepView) nearOffsets() [9]int {
+	var off [9]int
+	for k := range off {
+		off[k] = (k/3-1)*v.w + k%3 - 1
+	}
+	return off
 }
 
 // support is the share of n places along the image segment a-b (reduced
 // frame) with a step edge within a pixel whose gradient (grad) runs across
 // the segment; 0 when most of it is out of the frame.
 func (v *stepView) support(a, b pt, n int) float64 {
-	ed, w, h := v.ed, v.w, v.h
+	w, h := v.w, v.h
 	dx, dy := b.X-a.X, b.Y-a.Y
 	l := math.Hypot(dx, dy)
 	if l < 1 {
 		return 0
 	}
 	dx, dy = dx/l, dy/l
+	off := v.nearOffsets()
 	hit, tot := 0, 0
 	for i := 0; i < n; i++ {
 		t := (float64(i) + 0.5) / float64(n)
@@ -324,20 +387,14 @@ func (v *stepView) support(a, b pt, n int) float64 {
 			continue
 		}
 		tot++
-	search:
-		for yy := y0 - 1; yy <= y0+1; yy++ {
-			for xx := x0 - 1; xx <= x0+1; xx++ {
-				o := yy*w + xx
-				if ed[o] == 0 {
-					continue
-				}
-				gx, gy := v.grad(o)
-				// Across: the gradient within about 70 degrees of the
-				// segment's normal.
-				if gn := math.Hypot(gx, gy); gn > 0 && math.Abs(gx*dx+gy*dy) < 0.35*gn {
-					hit++
-					break search
-				}
+		c := y0*w + x0
+		for m := v.near[c]; m != 0; m &= m - 1 {
+			g := &v.gr[c+off[bits.TrailingZeros16(m)]]
+			// Across: the gradient within about 70 degrees of the
+			// segment's normal.
+			if math.Abs(float64(g.gx)*dx+float64(g.gy)*dy) < 0.35*g.gn {
+				hit++
+				break
 			}
 		}
 	}
@@ -380,8 +437,8 @@ func (v *stepView) refineLine(l hline) hline {
 				if v.ed[o] == 0 {
 					continue
 				}
-				gx, gy := v.grad(o)
-				if gn := math.Hypot(gx, gy); gn == 0 || math.Abs(gx*c+gy*s) < 0.8*gn {
+				g := &v.gr[o]
+				if gn := g.gn; gn == 0 || math.Abs(float64(g.gx)*c+float64(g.gy)*s) < 0.8*gn {
 					continue
 				}
 				px, py := float64(x)+0.5, float64(y)+0.5

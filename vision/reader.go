@@ -68,6 +68,11 @@ type Reader struct {
 	// faceLabels labels the reduced frame's pixels by top face (blockGrids).
 	faceLabels []int32
 	faces      []topFace // the current frame's top faces
+	// stepGrads and stepNear index the colour step edges (stepView);
+	// gradsReady says they are the current frame's.
+	stepGrads  []stepGrad
+	stepNear   []uint16
+	gradsReady bool
 }
 
 // NewReader makes a Reader; Close it when done.
@@ -214,6 +219,7 @@ func (r *Reader) prepare(img gocv.Mat) (gocv.Mat, float64, error) {
 	gocv.CvtColor(r.small, &r.gray, gocv.ColorBGRToGray)
 	r.edgesReady = false
 	r.colourReady = false
+	r.gradsReady = false
 	gocv.CvtColor(src, &r.fullGray, gocv.ColorBGRToGray)
 	if err := r.px.load(r.small); err != nil {
 		return src, 0, err
