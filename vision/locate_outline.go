@@ -367,6 +367,19 @@ func (v *stepView) nearOffsets() [9]int {
 	return off
 }
 
+// samplePlaces are support's n places along a segment (shares of its
+// length); outlineTs are those of outlineSamples places, made once: the
+// division is much of support's cost.
+func samplePlaces(n int) []float64 {
+	ts := make([]float64, n)
+	for i := range ts {
+		ts[i] = (float64(i) + 0.5) / float64(n)
+	}
+	return ts
+}
+
+var outlineTs = samplePlaces(outlineSamples)
+
 // support is the share of n places along the image segment a-b (reduced
 // frame) with a step edge within a pixel whose gradient (grad) runs across
 // the segment; 0 when most of it is out of the frame.
@@ -379,9 +392,12 @@ func (v *stepView) support(a, b pt, n int) float64 {
 	}
 	dx, dy = dx/l, dy/l
 	off := v.nearOffsets()
+	ts := outlineTs
+	if n != len(ts) {
+		ts = samplePlaces(n)
+	}
 	hit, tot := 0, 0
-	for i := 0; i < n; i++ {
-		t := (float64(i) + 0.5) / float64(n)
+	for _, t := range ts {
 		x0, y0 := int(a.X+t*(b.X-a.X)), int(a.Y+t*(b.Y-a.Y))
 		if x0 < 2 || y0 < 2 || x0 >= w-2 || y0 >= h-2 {
 			continue
