@@ -866,7 +866,14 @@ func findDivider(img grayImg, c pt, nx, ny, pitch float64, round int, inner bool
 			return 0, 0, false
 		}
 	}
-	for i := -m; i <= m; i++ {
+	ns := int(search / step)
+	sep := int(maxSep/step) + 1
+	// Only the edges of pairs whose midpoint is within ns of the centre
+	// can be taken (i >= iLo, j <= jHi); the profile is sampled where
+	// their extrema, peaks and sides (sideGap) read it.
+	iLo, jHi := m-ns-(sep+1)/2, m+ns+(sep+1)/2
+	lo, hi := max(0, iLo-sideGap), min(2*m, jHi+sideGap)
+	for i := lo - m; i <= hi-m; i++ {
 		x := c.X + nx*float64(i)*step
 		y := c.Y + ny*float64(i)*step
 		x -= 0.5
@@ -879,7 +886,7 @@ func findDivider(img grayImg, c pt, nx, ny, pitch float64, round int, inner bool
 		b := float64(q[stride])*(1-fx) + float64(q[stride+1])*fx
 		prof[i+m] = a*(1-fy) + b*fy
 	}
-	for i := 1; i < 2*m; i++ {
+	for i := max(1, lo+1); i < min(2*m, hi); i++ {
 		v := (prof[i+1] - prof[i-1]) / 2
 		g[i] = v
 		ag[i] = math.Abs(v)
@@ -896,13 +903,11 @@ func findDivider(img grayImg, c pt, nx, ny, pitch float64, round int, inner bool
 		}
 		return float64(i) + d
 	}
-	ns := int(search / step)
-	sep := int(maxSep/step) + 1
 	// The edges: local extrema of the gradient of at least 2 grey levels
 	// (weaker ones cannot make a divider), paired below.
 	ext := &sc.ext
 	ne := 0
-	for i := 2; i < 2*m-1; i++ {
+	for i := max(2, iLo); i < min(2*m-1, jHi+1); i++ {
 		// a >= 2 && a >= ag[i-1] && a >= ag[i+1], without branches.
 		a := ag[i]
 		k := 0
