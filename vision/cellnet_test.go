@@ -180,3 +180,36 @@ func TestCellNetKernel(t *testing.T) {
 		t.Error("the kernel ran with a short scratch")
 	}
 }
+
+// TestMirrorInputs checks that the mirror image swaps the sample points'
+// columns and the camera's side, keeps the rest, and is its own inverse.
+func TestMirrorInputs(t *testing.T) {
+	x := make([]float32, netInputs)
+	for j := range x {
+		x[j] = float32(j%97) + 0.5
+	}
+	m, back := make([]float32, netInputs), make([]float32, netInputs)
+	mirrorInputs(m, x)
+	point := func(z, gy, gx int) int { return ((z*netGrid+gy)*netGrid + gx) * netPerPoint }
+	for _, c := range []struct{ z, gy, gx int }{{0, 0, 0}, {3, 2, 1}, {netHeights - 1, netGrid - 1, netGrid - 1}} {
+		for f := 0; f < netPerPoint; f++ {
+			if got, want := m[point(c.z, c.gy, netGrid-1-c.gx)+f], x[point(c.z, c.gy, c.gx)+f]; got != want {
+				t.Errorf("point %v feature %d: mirrored %v, want %v", c, f, got, want)
+			}
+		}
+	}
+	if m[netScoresAt+nHyp] != -x[netScoresAt+nHyp] {
+		t.Errorf("camera across the columns: %v, want %v", m[netScoresAt+nHyp], -x[netScoresAt+nHyp])
+	}
+	for j := netScoresAt; j < netInputs; j++ {
+		if j != netScoresAt+nHyp && m[j] != x[j] {
+			t.Errorf("input %d changed: %v, want %v", j, m[j], x[j])
+		}
+	}
+	mirrorInputs(back, m)
+	for j := range x {
+		if back[j] != x[j] {
+			t.Fatalf("mirrored twice, input %d is %v, want %v", j, back[j], x[j])
+		}
+	}
+}

@@ -28,12 +28,14 @@ var (
 	// 3e-5; on seeds 1-4000 and 5040-7999, 94.66 %. The shipped pair
 	// (-netcount 2 -netnear, seeds 1-4999 and 5040-9999, 10 epochs): 94.95 %
 	// and 95.06 % alone, 95.29 % averaged.
-	netDecay = flag.Float64("netdecay", 3e-4, "with -trainnet: weight decay")
-	netOut   = flag.String("netout", "cellnet.bin", "with -trainnet: where the network is written")
-	netSeed  = flag.Int64("netseed", 1, "with -trainnet: the seed of the weights' start and the batches' order")
-	netEns   = flag.String("netens", "", "with -valnet: network files, comma-separated, whose average is checked")
-	netCount = flag.Int("netcount", 1, "with -trainnet: how many networks (seeds -netseed on) are trained and averaged")
-	netNear  = flag.Bool("netnear", false, "with -trainnet: also train on the cells read near knocked true corners")
+	netDecay  = flag.Float64("netdecay", 3e-4, "with -trainnet: weight decay")
+	netOut    = flag.String("netout", "cellnet.bin", "with -trainnet: where the network is written")
+	netSeed   = flag.Int64("netseed", 1, "with -trainnet: the seed of the weights' start and the batches' order")
+	netEns    = flag.String("netens", "", "with -valnet: network files, comma-separated, whose average is checked")
+	netCount  = flag.Int("netcount", 1, "with -trainnet: how many networks (seeds -netseed on) are trained and averaged")
+	netNear   = flag.Bool("netnear", false, "with -trainnet: also train on the cells read near knocked true corners")
+	netInit   = flag.String("netinit", "", "with -trainnet: start from these networks' weights and standardisation (the k-th network from the k-th of the file)")
+	netMirror = flag.Bool("netmirror", false, "with -trainnet: train on each cell and its mirror image (mirrorInputs), in turn by epoch")
 )
 
 // collectRange is collectCells over seeds "a-b", and with -netnear
@@ -202,7 +204,19 @@ func TestTrainCellNet(t *testing.T) {
 	t.Logf("%d training cells, %d check cells", len(train), len(val))
 	var nets cellNets
 	for k := 0; k < *netCount; k++ {
-		n := fitNet(train, val, *netEpochs, *netLearning, *netSeed+int64(k), t.Logf)
+		var from *cellNet
+		if *netInit != "" {
+			data, err := os.ReadFile(*netInit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			init, err := parseCellNets(data)
+			if err != nil || k >= len(init) {
+				t.Fatalf("-netinit %s: network %d: %v", *netInit, k+1, err)
+			}
+			from = init[k]
+		}
+		n := fitNet(train, val, from, *netEpochs, *netLearning, *netSeed+int64(k), t.Logf)
 		temp := calibrateNet(n, val)
 		t.Logf("network %d: temperature %.2f", k+1, temp)
 		t.Logf("check cells right: render and compare %.2f%%, network %.2f%%", 100*rcAccuracy(val), 100*netAccuracy(n, val))
@@ -327,10 +341,11 @@ type netWorker struct {
 	xs, hid []float32
 	dh      []float32
 	loss    float64
+	mirror  []float32 // a sample's mirror image (mirrorInputs)
 }
 
 func newNetWorker(params [][]float32) *netWorker {
-	w := &netWorker{xs: make([]float32, netInputs), hid: make([]float32, netHidden), dh: make([]float32, netHidden)}
+	w := &netWorker{xs: make([]float32, netInputs), hid: make([]float32, netHidden), dh: make([]float32, netHidden), mirror: make([]float32, netInputs)}
 	for _, p := range params {
 		w.grads = append(w.grads, make([]float32, len(p)))
 	}
@@ -339,7 +354,7 @@ func newNetWorker(params [][]float32) *netWorker {
 
 // gradients sets the worker's gradients of the cross-entropy summed over
 // the samples picked, and its loss.
-func (wk *netWorker) gradients(n *cellNet, train []netSample, picked []int) {
+func (wk *netWorker) gradients(n *cellNet, train []netSample, picked []int, epoch int) {
 	for _, g := range wk.grads {
 		for j := range g {
 			g[j] = 0
@@ -350,6 +365,10 @@ func (wk *netWorker) gradients(n *cellNet, train []netSample, picked []int) {
 	xs, hid, dh := wk.xs, wk.hid, wk.dh
 	for _, idx := range picked {
 		s := train[idx]
+		if *netMirror && (idx+epoch)%2 == 1 {
+			mirrorInputs(wk.mirror, s.X)
+			s.X = wk.mirror
+		}
 		n.forward(s.X, xs, hid, &out)
 		wk.loss -= out[s.Y]
 		// Output gradient: softmax minus one-hot.
@@ -384,7 +403,8 @@ func (wk *netWorker) gradients(n *cellNet, train []netSample, picked []int) {
 }
 
 // fitNet trains a network by Adam on minibatches of the cross-entropy.
-func fitNet(train, val []netSample, epochs int, lr float64, seed int64, logf func(string, ...any)) *cellNet {
+// A network from is started from, standardisation and all (nil: afresh).
+func fitNet(train, val []netSample, from *cellNet, epochs int, lr float64, seed int64, logf func(string, ...any)) *cellNet {
 	rng := rand.New(rand.NewSource(seed))
 	n := &cellNet{
 		mean: make([]float32, netInputs), sd: make([]float32, netInputs),
@@ -408,6 +428,9 @@ func fitNet(train, val []netSample, epochs int, lr float64, seed int64, logf fun
 	}
 	for j := range n.w2 {
 		n.w2[j] = float32(rng.NormFloat64() * math.Sqrt(1/float64(netHidden)))
+	}
+	if from != nil {
+		n = &cellNet{mean: from.mean, sd: from.sd, w1: from.w1, b1: from.b1, w2: from.w2, b2: from.b2}
 	}
 	params := [][]float32{n.w1, n.b1, n.w2, n.b2}
 	mom := make([][]float32, len(params))
@@ -442,7 +465,7 @@ func fitNet(train, val []netSample, epochs int, lr float64, seed int64, logf fun
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					wk.gradients(n, train, order[min(lo, hi):hi])
+					wk.gradients(n, train, order[min(lo, hi):hi], ep)
 				}()
 			}
 			wg.Wait()
@@ -533,4 +556,24 @@ func argmax(v []float64) int {
 		}
 	}
 	return best
+}
+
+// mirrorInputs writes into dst the inputs of cell x's mirror image across
+// the board's columns: the world mirrored left to right is as plausible a
+// scene (the pieces are symmetric, the lamps anywhere), so the mirror of
+// a training cell is another training cell for free. The sample points
+// swap columns, the camera's side flips; the colours' meanings, the
+// cover by nearer cells and render and compare's scores stay.
+func mirrorInputs(dst, x []float32) {
+	for z := 0; z < netHeights; z++ {
+		for gy := 0; gy < netGrid; gy++ {
+			for gx := 0; gx < netGrid; gx++ {
+				from := ((z*netGrid+gy)*netGrid + gx) * netPerPoint
+				to := ((z*netGrid+gy)*netGrid + netGrid - 1 - gx) * netPerPoint
+				copy(dst[to:to+netPerPoint], x[from:from+netPerPoint])
+			}
+		}
+	}
+	copy(dst[netScoresAt:netInputs], x[netScoresAt:netInputs])
+	dst[netScoresAt+nHyp] = -x[netScoresAt+nHyp] // the camera's side, across the columns
 }
