@@ -402,10 +402,9 @@ func (wk *netWorker) gradients(n *cellNet, train []netSample, picked []int, epoc
 	}
 }
 
-// fitNet trains a network by Adam on minibatches of the cross-entropy.
-// A network from is started from, standardisation and all (nil: afresh).
-func fitNet(train, val []netSample, from *cellNet, epochs int, lr float64, seed int64, logf func(string, ...any)) *cellNet {
-	rng := rand.New(rand.NewSource(seed))
+// freshNet is a network standardised over the training cells, its
+// weights drawn from rng.
+func freshNet(train []netSample, rng *rand.Rand) *cellNet {
 	n := &cellNet{
 		mean: make([]float32, netInputs), sd: make([]float32, netInputs),
 		w1: make([]float32, netHidden*netInputs), b1: make([]float32, netHidden),
@@ -429,8 +428,16 @@ func fitNet(train, val []netSample, from *cellNet, epochs int, lr float64, seed 
 	for j := range n.w2 {
 		n.w2[j] = float32(rng.NormFloat64() * math.Sqrt(1/float64(netHidden)))
 	}
-	if from != nil {
-		n = &cellNet{mean: from.mean, sd: from.sd, w1: from.w1, b1: from.b1, w2: from.w2, b2: from.b2}
+	return n
+}
+
+// fitNet trains a network by Adam on minibatches of the cross-entropy.
+// A network from is trained on, standardisation and all (nil: afresh).
+func fitNet(train, val []netSample, from *cellNet, epochs int, lr float64, seed int64, logf func(string, ...any)) *cellNet {
+	rng := rand.New(rand.NewSource(seed))
+	n := from
+	if n == nil {
+		n = freshNet(train, rng)
 	}
 	params := [][]float32{n.w1, n.b1, n.w2, n.b2}
 	mom := make([][]float32, len(params))
