@@ -121,11 +121,29 @@ func cachedCells(t *testing.T, name string, collect func() []netSample) []netSam
 		}
 	}
 	out := collect()
-	if err := os.MkdirAll(*netCache, 0o755); err == nil {
-		if f, err := os.Create(path); err == nil {
-			gob.NewEncoder(f).Encode(out)
-			f.Close()
-		}
+	// Written aside and renamed, so that a process killed while writing
+	// (the encoder holds a second copy: 2480 seeds took 13 GB) leaves no
+	// truncated cache behind.
+	if err := os.MkdirAll(*netCache, 0o755); err != nil {
+		t.Logf("keeping features: %v", err)
+		return out
+	}
+	part := path + ".part"
+	f, err := os.Create(part)
+	if err != nil {
+		t.Logf("keeping features: %v", err)
+		return out
+	}
+	err = gob.NewEncoder(f).Encode(out)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(part, path)
+	}
+	if err != nil {
+		os.Remove(part)
+		t.Logf("keeping features in %s: %v", path, err)
 	}
 	return out
 }
