@@ -161,8 +161,9 @@ type netSample struct {
 
 // trainCell is a training cell held in half the memory: its inputs
 // rounded to bfloat16 (a float32's top half, 8 bits of mantissa: far finer
-// than the inputs' noise). Held as float32, 9960 seeds' 1.2 million cells
-// took 21 GB of this 23 GB machine; packed, twice the frames fit.
+// than the inputs' noise: a network trained so reads as one trained on
+// float32). Held as float32, 9960 seeds' 1.2 million cells took 21 GB of
+// this 23 GB machine; packed, 14960 seeds' 1.8 million loaded in 20 GB.
 type trainCell struct {
 	x []uint16
 	y uint8
