@@ -75,12 +75,7 @@ func (n *cellNet) MarshalBinary() ([]byte, error) {
 	for _, v := range []uint32{netInputs, netHidden, nHyp} {
 		out = binary.LittleEndian.AppendUint32(out, v)
 	}
-	for _, a := range [][]float32{n.mean, n.sd, n.w1, n.b1, n.w2, n.b2} {
-		for _, v := range a {
-			out = binary.LittleEndian.AppendUint32(out, math.Float32bits(v))
-		}
-	}
-	return out, nil
+	return appendFloats(out, n.mean, n.sd, n.w1, n.b1, n.w2, n.b2), nil
 }
 
 // UnmarshalBinary reads MarshalBinary's form; sizes other than this
@@ -96,19 +91,9 @@ func (n *cellNet) UnmarshalBinary(data []byte) error {
 	if len(data) != netFileSize {
 		return fmt.Errorf("cell network: %d bytes, want %d", len(data), netFileSize)
 	}
-	p := data[16:]
-	arrays := make([][]float32, len(netArraySizes))
-	for k, s := range netArraySizes {
-		a := make([]float32, s)
-		for j := range a {
-			v := math.Float32frombits(binary.LittleEndian.Uint32(p))
-			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-				return errors.New("cell network: a weight is not a number")
-			}
-			a[j] = v
-			p = p[4:]
-		}
-		arrays[k] = a
+	arrays, err := readFloats(data[16:], netArraySizes)
+	if err != nil {
+		return fmt.Errorf("cell network: %w", err)
 	}
 	n.mean, n.sd, n.w1, n.b1, n.w2, n.b2 = arrays[0], arrays[1], arrays[2], arrays[3], arrays[4], arrays[5]
 	n.w1t = transposeFirst(n.w1)

@@ -1,7 +1,6 @@
 package vision
 
 import (
-	"encoding/gob"
 	"flag"
 	"fmt"
 	"math"
@@ -39,16 +38,22 @@ var (
 	netMirror = flag.Bool("netmirror", false, "with -trainnet: train on each cell and its mirror image (mirrorInputs), in turn by epoch")
 )
 
-// collectRange is collectCells over seeds "a-b", and with -netnear
-// collectNearCells too.
-func collectRange(t *testing.T, rg string) []netSample {
-	var a, b int64
+// seedRange reads seeds "a-b"; training seeds must not be the hold-out's
+// or the regression suite's.
+func seedRange(t *testing.T, rg string, training bool) (a, b int64) {
 	if _, err := fmt.Sscanf(rg, "%d-%d", &a, &b); err != nil {
 		t.Fatalf("seeds %q: want a-b", rg)
 	}
-	if b >= 100000 || (a <= 5039 && b >= 5000) {
+	if training && (b >= 100000 || (a <= 5039 && b >= 5000)) {
 		t.Fatal("seeds from 100000 are the hold-out and 5000-5039 the regression suite: never train on them")
 	}
+	return a, b
+}
+
+// collectRange is collectCells over seeds "a-b", and with -netnear
+// collectNearCells too.
+func collectRange(t *testing.T, rg string) []netSample {
+	a, b := seedRange(t, rg, true)
 	out := collectCells(t, a, b)
 	if *netNear {
 		out = append(out, cachedCells(t, fmt.Sprintf("near-%d-%d-%d", a, b, netInputs), func() []netSample { return collectNearCells(t, a, b) })...)
@@ -113,39 +118,12 @@ func cachedCells(t *testing.T, name string, collect func() []netSample) []netSam
 		return collect()
 	}
 	path := fmt.Sprintf("%s/cells-%s.gob", *netCache, name)
-	if f, err := os.Open(path); err == nil {
-		var out []netSample
-		err := gob.NewDecoder(f).Decode(&out)
-		f.Close()
-		if err == nil {
-			return out
-		}
-	}
-	out := collect()
-	// Written aside and renamed, so that a process killed while writing
-	// (the encoder holds a second copy: 2480 seeds took 13 GB) leaves no
-	// truncated cache behind.
-	if err := os.MkdirAll(*netCache, 0o755); err != nil {
-		t.Logf("keeping features: %v", err)
+	var out []netSample
+	if loadGob(path, &out) {
 		return out
 	}
-	part := path + ".part"
-	f, err := os.Create(part)
-	if err != nil {
-		t.Logf("keeping features: %v", err)
-		return out
-	}
-	err = gob.NewEncoder(f).Encode(out)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(part, path)
-	}
-	if err != nil {
-		os.Remove(part)
-		t.Logf("keeping features in %s: %v", path, err)
-	}
+	out = collect()
+	keepGob(t, path, out)
 	return out
 }
 

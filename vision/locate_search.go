@@ -1,8 +1,11 @@
 package vision
 
 import (
+	"image"
 	"math"
 	"sort"
+
+	"gocv.io/x/gocv"
 )
 
 // Grid search: every proposed grid is refined once and scored; the best
@@ -157,6 +160,7 @@ func (r *Reader) findGrid(scale float64, w, h int) (scoredGrid, bool) {
 		return r.ridgeSupport(scaleHomography(g.h, scale), r.gray.Cols(), r.gray.Rows())
 	}
 	crowded := !dividersSure(all)
+	verify := r.gridVerifier(crowded)
 	rs := make([]ranked, len(all))
 	for i, g := range all {
 		rs[i] = ranked{g, g.s, math.NaN()}
@@ -170,6 +174,9 @@ func (r *Reader) findGrid(scale float64, w, h int) (scoredGrid, bool) {
 		if crowded {
 			rs[i].ridge = ridgeOf(g)
 			rs[i].s = crowdedScore(g, rs[i].ridge, ol, hf)
+			if verify != nil {
+				rs[i].s += verify(hs, crowdedCues(g, rs[i].ridge, ol, hf))
+			}
 		} else {
 			rs[i].s += outlineWeight * ol
 		}
@@ -207,9 +214,38 @@ func (r *Reader) findGrid(scale float64, w, h int) (scoredGrid, bool) {
 // such frames 174 -> 183 and 181 -> 185 (of 227 each; a right one was
 // among the candidates in 204).
 func crowdedScore(g scoredGrid, ridge, outline, height float64) float64 {
-	share := g.base - g.frame
-	faces := g.s - g.base
-	return 1.7*share + 3.8*g.frame + 5.5*faces + 2.35*ridge + 2.9*outline + 1.55*height
+	c := crowdedCues(g, ridge, outline, height)
+	return 1.7*c[0] + 3.8*c[1] + 5.5*c[2] + 2.35*c[3] + 2.9*c[4] + 1.55*c[5]
+}
+
+// crowdedCues are crowdedScore's cues, in its order.
+func crowdedCues(g scoredGrid, ridge, outline, height float64) [gridCues]float64 {
+	return [gridCues]float64{g.base - g.frame, g.frame, g.s - g.base, ridge, outline, height}
+}
+
+// gridVerifier gives the grid network's correction to a crowded frame's
+// candidates' crowdedScore (hs: a candidate on the reduced frame), or nil
+// when the frame is not crowded or no network is built in.
+func (r *Reader) gridVerifier(crowded bool) func(hs homography, cues [gridCues]float64) float64 {
+	n := builtinGridNet
+	if !crowded || n == nil {
+		return nil
+	}
+	// The view is sampled from the reduced frame blurred a little: one
+	// pixel's noise must not decide a sample.
+	gocv.Blur(r.small, &r.blurred, image.Pt(3, 3))
+	if err := r.blurPx.load(r.blurred); err != nil {
+		return nil
+	}
+	if len(r.view) != viewPixels {
+		r.view = make([]float32, viewPixels)
+		r.netIn = make([]float32, 2*gridNetInputs)
+	}
+	return func(hs homography, cues [gridCues]float64) float64 {
+		x, xs := r.netIn[:gridNetInputs], r.netIn[gridNetInputs:]
+		gridNetInput(&r.blurPx, hs, cues, r.view, x)
+		return n.score(x, xs)
+	}
 }
 
 // gridHeight is the height of grid h's outline in the frame (pixels).

@@ -46,8 +46,11 @@ func TestReadNear(t *testing.T) {
 		m.Close()
 	}
 	t.Logf("grids right of %d: search %d, near a nudged hint %d (%d sure), near a moved camera's %d", n, search, nudged, sure, moved)
-	if nudged < n-1 || nudged < search+3 {
-		t.Errorf("near a nudged hint %d grids right of %d; want at least %d and 3 more than the search's %d", nudged, n, n-1, search)
+	// The search alone finds 18 of these since the grid network (fewer
+	// before); near a hint must find nearly all, and more than the search
+	// unless it finds every one.
+	if nudged < n-1 || nudged <= search && nudged < n {
+		t.Errorf("near a nudged hint %d grids right of %d; want at least %d and more than the search's %d", nudged, n, n-1, search)
 	}
 	if sure < n/2 {
 		t.Errorf("only %d of %d nudged hints were sure enough to skip the search", sure, n)

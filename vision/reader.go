@@ -50,6 +50,7 @@ type Reader struct {
 	colourReady bool
 	lines       gocv.Mat
 	fullGray    gocv.Mat // full-resolution grey, for refinement
+	blurred     gocv.Mat // reduced BGR frame blurred, for the grids' views
 
 	// edgesReady says edges is the current frame's: prepare clears it, so
 	// that nothing reads the last frame's edges.
@@ -61,6 +62,9 @@ type Reader struct {
 
 	// Go-side buffers reused across frames.
 	px       pixels
+	blurPx   pixels    // blurred's pixels (gridVerifier)
+	view     []float32 // gridView's scratch
+	netIn    []float32 // the grid network's input and scratch
 	rawLines []float32
 	cc       cellCtx
 	model    colourModel
@@ -86,6 +90,7 @@ func NewReader() *Reader {
 		colourEdges: gocv.NewMat(),
 		lines:       gocv.NewMat(),
 		fullGray:    gocv.NewMat(),
+		blurred:     gocv.NewMat(),
 	}
 	r.cc.model = &r.model
 	r.cc.set = defaultSet
@@ -94,7 +99,7 @@ func NewReader() *Reader {
 
 // Close releases the Reader's Mats.
 func (r *Reader) Close() error {
-	for _, m := range []*gocv.Mat{&r.bgr, &r.small, &r.gray, &r.ridges, &r.edges, &r.colourEdges, &r.lines, &r.fullGray} {
+	for _, m := range []*gocv.Mat{&r.bgr, &r.small, &r.gray, &r.ridges, &r.edges, &r.colourEdges, &r.lines, &r.fullGray, &r.blurred} {
 		if err := m.Close(); err != nil {
 			return err
 		}
