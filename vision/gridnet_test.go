@@ -132,3 +132,24 @@ func TestGridVerifierOnlyWhenCrowded(t *testing.T) {
 		t.Error("a verifier was made for a frame whose dividers are sure")
 	}
 }
+
+// BenchmarkGridVerifier times one candidate's view and score; a crowded
+// frame has about 45 candidates.
+func BenchmarkGridVerifier(b *testing.B) {
+	n := builtinGridNet
+	if n == nil {
+		b.Fatal("gridnet.bin does not load")
+	}
+	p := pixels{w: 640, h: 360, bgr: make([]uint8, 640*360*3)}
+	for i := range p.bgr {
+		p.bgr[i] = uint8(i * 7 % 251)
+	}
+	hs := homography{40, 5, 200, -2, 30, 80, 0, 0.001, 1}
+	view, x, xs := make([]float32, viewPixels), make([]float32, gridNetInputs), make([]float32, gridNetInputs)
+	cues := [gridCues]float64{0.1, -0.1, 0.2, 0.05, 0.6, 0.5}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		gridNetInput(&p, hs, cues, view, x)
+		n.score(x, xs)
+	}
+}
