@@ -112,7 +112,8 @@ func (n *gridNet) score(x, xs []float32) float64 {
 
 // gridNetInput fills x (gridNetInputs) with a candidate's view of the
 // blurred reduced frame p (every gridNetStride-th sample each way of
-// gridView, which is filled as scratch) and its cues.
+// gridView, which is filled as scratch: the colours are standardised over
+// the whole lattice, as the network was trained) and its cues.
 func gridNetInput(p *pixels, hs homography, cues [gridCues]float64, view, x []float32) {
 	gridView(p, hs, view)
 	k := 0
