@@ -92,6 +92,11 @@ type cellCtx struct {
 	netOne  [][nHyp]float64
 	netLP   [25][nHyp]float64
 	netAll  image.Rectangle
+	// lookIn holds the cells' inputs to the second look, lookInputs each
+	// (lookInput); lookXs and lookHid are its scratch.
+	lookIn  []float32
+	lookXs  []float32
+	lookHid []float32
 	// fillBuf is fill's room for the rows' spans.
 	fillBuf []float64
 }
@@ -194,6 +199,7 @@ func (r *Reader) readCells(h homography, res *Result) {
 	// models do not compare fairly (without a block colour, block tops
 	// pass for a sharp board colour), but the networks' confidence does.
 	withBlock := *res
+	r.lookKept = append(r.lookKept[:0], c.lookIn...)
 	setBoard(noBlockAt)
 	bestLL = math.Inf(-1)
 	trial(noBlockAt, bestF)
@@ -204,6 +210,7 @@ func (r *Reader) readCells(h homography, res *Result) {
 	}
 	if meanConf(res.Confidence[:]) < meanConf(withBlock.Confidence[:])+noBlockMargin {
 		*res = withBlock
+		copy(c.lookIn, r.lookKept)
 	}
 }
 
@@ -238,6 +245,7 @@ func (r *Reader) finishCells(all image.Rectangle, res *Result) {
 	}
 	var lp [nHyp]float64
 	c.cellLogProbs(n)
+	c.secondLook(&r.px, &r.model, lookNetInUse())
 	for i := range c.hyp {
 		lp = c.netLP[i]
 		// A pawn that render and compare finds far worse than its best
@@ -271,6 +279,10 @@ func (r *Reader) finishCells(all image.Rectangle, res *Result) {
 // and compare's best reading a pawn may score and still be read. Chosen on
 // the check seeds 20000-20299: it costs 0.07 % of their cells.
 const pawnVeto = 3.5
+
+// lookNetInUse gives the second look's network, nil for the cell
+// networks alone (TestTrainLookNet turns it off to learn a new one).
+var lookNetInUse = func() *lookNet { return builtinLookNet }
 
 // cellNetInUse gives the network that decides the cells, nil for render
 // and compare alone (TestTrainCellNet turns it off to learn a new one).

@@ -65,6 +65,7 @@ type Reader struct {
 	blurPx   pixels    // blurred's pixels (gridVerifier)
 	view     []float32 // gridView's scratch
 	netIn    []float32 // the grid network's input and scratch
+	lookKept []float32 // the second look's inputs of the reading kept (readCells)
 	rawLines []float32
 	cc       cellCtx
 	model    colourModel

@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"fmt"
 	"testing"
 
 	"companion/sim"
@@ -12,13 +13,22 @@ import (
 // quality, like a real frame; the caller must Close the Mat.
 func simFrame(tb testing.TB, seed int64) (gocv.Mat, sim.Truth) {
 	tb.Helper()
+	m, truth, err := loadSimFrame(seed)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return m, truth
+}
+
+// loadSimFrame is simFrame for goroutines other than the test's.
+func loadSimFrame(seed int64) (gocv.Mat, sim.Truth, error) {
 	data, truth, err := sim.Frame(seed)
 	if err != nil {
-		tb.Fatalf("seed %d: %v", seed, err)
+		return gocv.Mat{}, truth, fmt.Errorf("seed %d: %w", seed, err)
 	}
 	m, err := DecodeBytes(data)
 	if err != nil {
-		tb.Fatalf("seed %d: %v", seed, err)
+		return gocv.Mat{}, truth, fmt.Errorf("seed %d: %w", seed, err)
 	}
-	return m, truth
+	return m, truth, nil
 }

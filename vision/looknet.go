@@ -1,0 +1,258 @@
+package vision
+
+import (
+	_ "embed"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+)
+
+// The second look. The cell networks sample each height's place on a
+// lattice a fifth of a pitch apart and see the colour labels' posteriors
+// there; a pawn, under half a pitch wide, falls on one or two of its points.
+// Light pawns on pale cells or white blocks pass for the cell or the block
+// there: with the true corners the check seeds' light pawns were read
+// wrong one time in six, often at a confidence over 0.9. A second, smaller
+// network (TestTrainLookNet) looks closer where a pawn would stand on each
+// level, on a lattice a fourteenth of a pitch apart, at how far the colours
+// there are from the cells' and the block tops' own, and corrects the cell
+// networks' log-probabilities.
+
+const (
+	lookLevels  = 4 // a pawn's footing: the board and the three tiers' tops
+	lookHeights = 4
+	lookGrid    = 5
+	// lookSpread (pitches) puts the lattice's outer points at a pawn's
+	// head, a little off centre.
+	lookSpread = 0.07
+	// lookPerPlace: the posteriors' mean and max, the grey contrast's mean
+	// and max, the cover and out-of-frame shares, and the colours' distance
+	// from the cells' and from the block tops' (mean and extreme).
+	lookPerPlace = 2*nPlanes + 8
+	lookPlaces   = lookLevels * lookHeights
+	lookInputs   = nHyp + lookPlaces*lookPerPlace + netGeom
+	lookHidden   = 32
+	lookMagic    = "LNET"
+)
+
+// lookZ are the heights (pitches) above a pawn's footing sampled: its base,
+// body, neck and head (pawns stand 0.65-0.8 tall).
+var lookZ = [lookHeights]float64{0.1, 0.28, 0.46, 0.62}
+
+// lookClipLP bounds the cell networks' log-probabilities as inputs.
+const lookClipLP = 20
+
+// lookNet is a one-hidden-layer perceptron over standardised inputs whose
+// outputs are added to the cell networks' log-probabilities.
+type lookNet struct {
+	mean, sd []float32 // input standardisation
+	w1       []float32 // lookHidden x lookInputs
+	b1       []float32
+	w2       []float32 // nHyp x lookHidden
+	b2       []float32
+}
+
+// lookNetSizes are the lengths of the arrays in the file form.
+var lookNetSizes = []int{lookInputs, lookInputs, lookHidden * lookInputs, lookHidden, nHyp * lookHidden, nHyp}
+
+// lookNetFileSize is the length of the file form.
+var lookNetFileSize = func() int {
+	total := 0
+	for _, s := range lookNetSizes {
+		total += s
+	}
+	return 16 + 4*total
+}()
+
+// MarshalBinary gives the file form: the magic, the three layer sizes,
+// then little-endian float32 arrays.
+func (n *lookNet) MarshalBinary() ([]byte, error) {
+	arrays := [][]float32{n.mean, n.sd, n.w1, n.b1, n.w2, n.b2}
+	for k, a := range arrays {
+		if len(a) != lookNetSizes[k] {
+			return nil, fmt.Errorf("look network: array %d has %d values, want %d", k, len(a), lookNetSizes[k])
+		}
+	}
+	out := []byte(lookMagic)
+	for _, v := range []uint32{lookInputs, lookHidden, nHyp} {
+		out = binary.LittleEndian.AppendUint32(out, v)
+	}
+	return appendFloats(out, arrays...), nil
+}
+
+// UnmarshalBinary reads MarshalBinary's form; sizes other than this
+// build's are an error (the inputs changed: train it again).
+func (n *lookNet) UnmarshalBinary(data []byte) error {
+	if len(data) < 16 || string(data[:4]) != lookMagic {
+		return errors.New("look network: not a network file")
+	}
+	in, hid, out := binary.LittleEndian.Uint32(data[4:]), binary.LittleEndian.Uint32(data[8:]), binary.LittleEndian.Uint32(data[12:])
+	if in != lookInputs || hid != lookHidden || out != nHyp {
+		return fmt.Errorf("look network: sizes %dx%dx%d, this build needs %dx%dx%d (train it again)", in, hid, out, lookInputs, lookHidden, nHyp)
+	}
+	if len(data) != lookNetFileSize {
+		return fmt.Errorf("look network: %d bytes, want %d", len(data), lookNetFileSize)
+	}
+	arrays, err := readFloats(data[16:], lookNetSizes)
+	if err != nil {
+		return fmt.Errorf("look network: %w", err)
+	}
+	for _, sd := range arrays[1] {
+		if sd <= 0 {
+			return errors.New("look network: a standard deviation is not positive")
+		}
+	}
+	n.mean, n.sd, n.w1, n.b1, n.w2, n.b2 = arrays[0], arrays[1], arrays[2], arrays[3], arrays[4], arrays[5]
+	return nil
+}
+
+// correct adds the network's outputs for inputs x (lookInputs) to lp,
+// using xs (lookInputs) and hid (lookHidden) as scratch.
+func (n *lookNet) correct(x, xs, hid []float32, lp *[nHyp]float64) {
+	for i, v := range x {
+		xs[i] = (v - n.mean[i]) / n.sd[i]
+	}
+	for j := range hid {
+		s := n.b1[j]
+		row := n.w1[j*lookInputs : (j+1)*lookInputs]
+		for i, v := range xs {
+			s += row[i] * v
+		}
+		hid[j] = max(s, 0)
+	}
+	for k := range lp {
+		s := n.b2[k]
+		row := n.w2[k*lookHidden : (k+1)*lookHidden]
+		for j, h := range hid {
+			s += row[j] * h
+		}
+		lp[k] += float64(s)
+	}
+}
+
+// lookInput fills x (lookInputs) with cell i's second look: the cell
+// networks' log-probabilities lp, each footing's places, and the cell's
+// geometry (the cell networks' last inputs, from netFeatures).
+func (c *cellCtx) lookInput(px *pixels, m *colourModel, i int, lp *[nHyp]float64, x []float32) {
+	best := math.Inf(-1)
+	for _, v := range lp {
+		best = math.Max(best, v)
+	}
+	for k, v := range lp {
+		x[k] = float32(math.Max(-lookClipLP, v-best))
+	}
+	q := nHyp
+	s := &c.set
+	footing := [lookLevels]float64{0, s.tier1Top, s.tier2Top, s.tier3Top}
+	cx, cy := float64(i%5)+0.5, float64(i/5)+0.5
+	var pf [netPerPoint]float32
+	for _, z0 := range footing {
+		for _, dz := range lookZ {
+			out := x[q : q+lookPerPlace]
+			for j := range out {
+				out[j] = 0
+			}
+			maxGrad, farBoard, nearBlock := float32(0), float32(0), float32(lookFar)
+			for gy := 0; gy < lookGrid; gy++ {
+				for gx := 0; gx < lookGrid; gx++ {
+					p := c.cam.project(cx+lookSpread*float64(gx-lookGrid/2), cy+lookSpread*float64(gy-lookGrid/2), z0+dz)
+					px0, py0 := int(p.X), int(p.Y)
+					c.pointFeatures(px, m, i, px0, py0, pf[:])
+					for l := 0; l < nPlanes; l++ {
+						out[l] += pf[l]
+						out[nPlanes+l] = max(out[nPlanes+l], pf[l])
+					}
+					out[2*nPlanes] += pf[nPlanes]
+					maxGrad = max(maxGrad, pf[nPlanes])
+					out[2*nPlanes+2] += pf[nPlanes+1]
+					out[2*nPlanes+3] += pf[nPlanes+2]
+					db, dk := colourDistances(px, m, px0, py0)
+					out[2*nPlanes+4] += db
+					farBoard = max(farBoard, db)
+					out[2*nPlanes+6] += dk
+					nearBlock = min(nearBlock, dk)
+				}
+			}
+			const n = lookGrid * lookGrid
+			for l := 0; l < nPlanes; l++ {
+				out[l] /= n
+			}
+			out[2*nPlanes] /= n
+			out[2*nPlanes+1] = maxGrad
+			out[2*nPlanes+2] /= n
+			out[2*nPlanes+3] /= n
+			out[2*nPlanes+4] /= n
+			out[2*nPlanes+5] = farBoard
+			out[2*nPlanes+6] /= n
+			out[2*nPlanes+7] = nearBlock
+			q += lookPerPlace
+		}
+	}
+	copy(x[q:q+netGeom], c.netRow(0, i)[netInputs-netGeom:])
+}
+
+// lookFar bounds the colour distances (standard deviations).
+const lookFar = 8
+
+// colourDistances gives how far the colour about (x, y) (3x3 pixels) is
+// from the cells' colour and from the block tops' (in their standard
+// deviations, at most lookFar; lookFar for the block when the frame has
+// no block colour, and for points out of the frame).
+func colourDistances(px *pixels, m *colourModel, x, y int) (board, block float32) {
+	if x < 1 || y < 1 || x >= px.w-1 || y >= px.h-1 {
+		return lookFar, lookFar
+	}
+	var r, g, b float64
+	for dy := -1; dy <= 1; dy++ {
+		o := 3 * ((y+dy)*px.w + x - 1)
+		for k := 0; k < 3; k++ {
+			b += float64(px.bgr[o+3*k])
+			g += float64(px.bgr[o+3*k+1])
+			r += float64(px.bgr[o+3*k+2])
+		}
+	}
+	l, a, bb := features(r/9, g/9, b/9)
+	dist := func(mean, sd [3]float64) float32 {
+		z0, z1, z2 := (l-mean[0])/sd[0], (a-mean[1])/sd[1], (bb-mean[2])/sd[2]
+		return float32(math.Min(lookFar, math.Sqrt(z0*z0+z1*z1+z2*z2)))
+	}
+	board = lookFar
+	if !m.noBoard {
+		board = dist(m.board, m.sd)
+	}
+	block = lookFar
+	if m.hasBlock {
+		block = dist(m.block, m.blockSD)
+	}
+	return board, block
+}
+
+//go:embed looknet.bin
+var lookNetBin []byte
+
+// builtinLookNet is the trained second look, or nil when looknet.bin does
+// not fit this build (the cell networks then decide alone).
+var builtinLookNet = func() *lookNet {
+	var n lookNet
+	if err := n.UnmarshalBinary(lookNetBin); err != nil {
+		return nil
+	}
+	return &n
+}()
+
+// secondLook fills every cell's second-look inputs (c.lookIn) from the
+// cell networks' log-probabilities and, with a network n, adds its
+// corrections to them.
+func (c *cellCtx) secondLook(px *pixels, m *colourModel, n *lookNet) {
+	if len(c.lookIn) != 25*lookInputs {
+		c.lookIn, c.lookXs, c.lookHid = make([]float32, 25*lookInputs), make([]float32, lookInputs), make([]float32, lookHidden)
+	}
+	for i := 0; i < 25; i++ {
+		x := c.lookIn[i*lookInputs : (i+1)*lookInputs]
+		c.lookInput(px, m, i, &c.netLP[i], x)
+		if n != nil {
+			n.correct(x, c.lookXs, c.lookHid, &c.netLP[i])
+		}
+	}
+}

@@ -1,0 +1,114 @@
+package vision
+
+import (
+	"encoding/binary"
+	"math"
+	"strings"
+	"testing"
+)
+
+// trainedLookNet gives the built-in second look's file form, failing the
+// test when looknet.bin does not load.
+func trainedLookNet(tb testing.TB) []byte {
+	tb.Helper()
+	if builtinLookNet == nil {
+		tb.Fatal("looknet.bin does not load: train it (see TestTrainLookNet)")
+	}
+	data, err := builtinLookNet.MarshalBinary()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return data
+}
+
+func TestLookNetFileRoundTrip(t *testing.T) {
+	data := trainedLookNet(t)
+	if len(data) != lookNetFileSize {
+		t.Fatalf("file form is %d bytes, want %d", len(data), lookNetFileSize)
+	}
+	var n lookNet
+	if err := n.UnmarshalBinary(data); err != nil {
+		t.Fatal(err)
+	}
+	x := make([]float32, lookInputs)
+	for i := range x {
+		x[i] = float32(i%7) - 3
+	}
+	xs, hid := make([]float32, lookInputs), make([]float32, lookHidden)
+	var a, b [nHyp]float64
+	n.correct(x, xs, hid, &a)
+	builtinLookNet.correct(x, xs, hid, &b)
+	if a != b {
+		t.Errorf("round trip corrects %v, the built-in %v", a, b)
+	}
+	if a == ([nHyp]float64{}) {
+		t.Error("the trained second look corrects nothing")
+	}
+}
+
+func TestLookNetFileErrors(t *testing.T) {
+	good := trainedLookNet(t)
+	nan := append([]byte(nil), good...)
+	binary.LittleEndian.PutUint32(nan[40:], math.Float32bits(float32(math.Inf(1))))
+	sizes := append([]byte(nil), good...)
+	binary.LittleEndian.PutUint32(sizes[8:], 5)
+	zeroSD := append([]byte(nil), good...)
+	binary.LittleEndian.PutUint32(zeroSD[16+4*lookInputs:], 0)
+	for _, c := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"empty", nil, "not a network file"},
+		{"grid network", trainedGridNet(t), "not a network file"},
+		{"other sizes", sizes, "train it again"},
+		{"truncated", good[:len(good)-1], "bytes, want"},
+		{"not a number", nan, "not a number"},
+		{"zero deviation", zeroSD, "not positive"},
+	} {
+		var n lookNet
+		err := n.UnmarshalBinary(c.data)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one saying %q", c.name, err, c.want)
+		}
+	}
+}
+
+func FuzzLookNetUnmarshal(f *testing.F) {
+	f.Add([]byte(lookMagic))
+	f.Add(trainedLookNet(f)[:64])
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var n lookNet
+		if n.UnmarshalBinary(data) == nil && (len(n.w1) != lookHidden*lookInputs || len(n.w2) != nHyp*lookHidden) {
+			t.Fatalf("accepted a network with %d and %d weights", len(n.w1), len(n.w2))
+		}
+	})
+}
+
+// TestColourDistances checks the colour distances on a frame of one
+// colour: nothing from a board of that colour, lookFar from a block of
+// another, and lookFar off the frame or with no colour known.
+func TestColourDistances(t *testing.T) {
+	px := pixels{w: 8, h: 8, bgr: make([]uint8, 3*64)}
+	for i := range px.bgr {
+		px.bgr[i] = [3]uint8{60, 140, 180}[i%3] // a sand colour, BGR
+	}
+	l, a, b := features(180, 140, 60)
+	m := colourModel{board: [3]float64{l, a, b}, sd: [3]float64{0.1, 0.02, 0.02}}
+	m.block, m.blockSD, m.hasBlock = [3]float64{l + 0.5, 0, 0}, [3]float64{0.1, 0.02, 0.02}, true
+	for _, c := range []struct {
+		name        string
+		m           colourModel
+		x, y        int
+		board, bloc float32
+	}{
+		{"on the board's colour", m, 4, 4, 0, lookFar},
+		{"at the frame's edge", m, 0, 4, lookFar, lookFar},
+		{"no colours known", colourModel{noBoard: true}, 4, 4, lookFar, lookFar},
+	} {
+		db, dk := colourDistances(&px, &c.m, c.x, c.y)
+		if math.Abs(float64(db-c.board)) > 1e-4 || math.Abs(float64(dk-c.bloc)) > 1e-4 {
+			t.Errorf("%s: distances %v and %v, want %v and %v", c.name, db, dk, c.board, c.bloc)
+		}
+	}
+}
