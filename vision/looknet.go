@@ -31,7 +31,14 @@ const (
 	// from the cells' and from the block tops' (mean and extreme).
 	lookPerPlace = 2*nPlanes + 8
 	lookPlaces   = lookLevels * lookHeights
-	lookInputs   = nHyp + lookPlaces*lookPerPlace + netGeom
+	// The rims: each tier's top edge, sought on each of its four sides
+	// at lookRimSteps distances from where the default set puts it.
+	lookRimTiers = 3
+	lookRimSides = 4
+	lookRimSteps = 5
+	lookRimAlong = 4 // points along a side
+	lookRims     = lookRimTiers * lookRimSides * lookRimSteps
+	lookInputs   = nHyp + lookPlaces*lookPerPlace + lookRims + netGeom
 	lookHidden   = 32
 	lookMagic    = "LNET"
 )
@@ -189,7 +196,61 @@ func (c *cellCtx) lookInput(px *pixels, m *colourModel, i int, lp *[nHyp]float64
 			q += lookPerPlace
 		}
 	}
+	q += c.rimInput(i, x[q:q+lookRims])
 	copy(x[q:q+netGeom], c.netRow(0, i)[netInputs-netGeom:])
+}
+
+// lookRimStep is the spacing (pitches) of the distances at which a tier's
+// top edge is sought: the tiers sit up to 0.05 off centre and turned up to
+// 10 degrees, and sets differ in their widths.
+const lookRimStep = 0.035
+
+// rimInput fills out (lookRims) with the grey contrast across each tier's
+// top edge of cell i, on each side (the board's -y, +x, +y, -x), at each
+// distance: from above, a level-2 tower differs from a level-1 block
+// mostly by the step between their tops. It gives lookRims.
+func (c *cellCtx) rimInput(i int, out []float32) int {
+	for j := range out {
+		out[j] = 0
+	}
+	g := c.gray
+	if g.p == nil {
+		return lookRims
+	}
+	s := &c.set
+	tops := [lookRimTiers]float64{s.tier1Top, s.tier2Top, s.tier3Top}
+	halves := [lookRimTiers]float64{s.tier1Width / 2, s.tier2Width / 2, s.tier3Width / 2}
+	cx, cy := float64(i%5)+0.5, float64(i/5)+0.5
+	// Outward normals and along-side directions of the four sides.
+	normals := [lookRimSides][2]float64{{0, -1}, {1, 0}, {0, 1}, {-1, 0}}
+	k := 0
+	for t := 0; t < lookRimTiers; t++ {
+		for _, n := range normals {
+			for st := 0; st < lookRimSteps; st++ {
+				d := halves[t] + lookRimStep*float64(st-lookRimSteps/2)
+				var sum float64
+				for a := 0; a < lookRimAlong; a++ {
+					u := (float64(a)+0.5)/lookRimAlong*1.2 - 0.6 // along the side, within its middle
+					bx := cx + n[0]*d - n[1]*u*d
+					by := cy + n[1]*d + n[0]*u*d
+					p := c.cam.project(bx, by, tops[t])
+					q := c.cam.project(bx+0.05*n[0], by+0.05*n[1], tops[t])
+					nx, ny := q.X-p.X, q.Y-p.Y
+					nl := math.Hypot(nx, ny)
+					x, y := int(p.X), int(p.Y)
+					if nl < 1e-6 || x < 1 || y < 1 || x >= g.w-1 || y >= g.h-1 {
+						continue
+					}
+					gx := float64(g.p[y*g.w+x+1]) - float64(g.p[y*g.w+x-1])
+					gy := float64(g.p[(y+1)*g.w+x]) - float64(g.p[(y-1)*g.w+x])
+					sum += math.Abs(gx*nx+gy*ny) / nl
+				}
+				out[k] = float32(sum / lookRimAlong / 64)
+				k++
+			}
+		}
+	}
+	return lookRims
 }
 
 // lookFar bounds the colour distances (standard deviations).

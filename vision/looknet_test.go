@@ -112,3 +112,65 @@ func TestColourDistances(t *testing.T) {
 		}
 	}
 }
+
+// TestRimInputFindsTheStep paints the top of a level-2 tower, as the
+// camera would see it, bright on a dark frame: the rims must find its edge
+// at the default set's width on every side, and no edge where a level-1
+// block's top would end.
+func TestRimInputFindsTheStep(t *testing.T) {
+	h, ok := homographyFromCorners([4][2]float64{{100, 80}, {300, 80}, {330, 330}, {70, 330}})
+	if !ok {
+		t.Fatal("no homography")
+	}
+	const w = 400
+	c := &cellCtx{cam: poseWithFocal(h, w/2, w/2, 400), set: defaultSet}
+	const cell = 12 // C3, the middle
+	half := defaultSet.tier2Width / 2
+	var quad [4]pt
+	for k, d := range [4][2]float64{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
+		quad[k] = c.cam.project(2.5+d[0]*half, 2.5+d[1]*half, defaultSet.tier2Top)
+	}
+	img := make([]uint8, w*w)
+	for y := 0; y < w; y++ {
+		for x := 0; x < w; x++ {
+			inside := true
+			for k := range quad {
+				a, b := quad[k], quad[(k+1)%4]
+				if (b.X-a.X)*(float64(y)-a.Y)-(b.Y-a.Y)*(float64(x)-a.X) < 0 {
+					inside = false
+				}
+			}
+			if inside {
+				img[y*w+x] = 200
+			} else {
+				img[y*w+x] = 40
+			}
+		}
+	}
+	c.gray = grayImg{img, w, w}
+	rims := make([]float32, lookRims)
+	if n := c.rimInput(cell, rims); n != lookRims {
+		t.Fatalf("rimInput gave %d, want %d", n, lookRims)
+	}
+	at := func(tier, side, step int) float32 {
+		return rims[(tier*lookRimSides+side)*lookRimSteps+step]
+	}
+	mid := lookRimSteps / 2
+	for side := 0; side < lookRimSides; side++ {
+		edge := at(1, side, mid)
+		if edge < 1 {
+			t.Errorf("side %d: contrast %.2f at the tower's edge, want a step of 160 grey levels (over 1)", side, edge)
+		}
+		for _, step := range []int{0, lookRimSteps - 1} {
+			if v := at(1, side, step); v >= edge/2 {
+				t.Errorf("side %d: contrast %.2f at distance step %d, near the edge's %.2f", side, v, step, edge)
+			}
+		}
+		// Seen from the front, the tops' left and right edges of every tier
+		// line up in the image: only the near and far sides tell a level-1
+		// top from a tower's.
+		if v := at(0, side, mid); side%2 == 0 && v > 0.1 {
+			t.Errorf("side %d: contrast %.2f where a level-1 top would end, want none", side, v)
+		}
+	}
+}
