@@ -174,3 +174,23 @@ func TestRimInputFindsTheStep(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSecondLook times the second look on one frame read with its
+// true corners: every cell's inputs and the network's corrections.
+func BenchmarkSecondLook(b *testing.B) {
+	r := NewReader()
+	defer r.Close()
+	m, truth := simFrame(b, 20001)
+	_, err := r.ReadWithCorners(m, truth.Corners)
+	m.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	lp := r.cc.netLP
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r.cc.netLP = lp
+		r.cc.secondLook(&r.px, &r.model, builtinLookNet)
+	}
+}
