@@ -14,7 +14,7 @@ import (
 )
 
 var (
-	trainLook  = flag.String("trainlook", "", "train the second look on these sim seeds (ranges a-b,c-d; seeds the cell networks never saw: 10000-14999)")
+	trainLook  = flag.String("trainlook", "", "train the second look on these sim seeds (ranges a-b,c-d; seeds the cell networks never saw: 10000-16999)")
 	lookCheck  = flag.String("lookcheck", "20000-20299", "with -trainlook: the seeds it is checked on")
 	lookCache  = flag.String("lookcache", "", "with -trainlook: keep the collected inputs in this folder")
 	lookEpochs = flag.Int("lookepochs", 8, "with -trainlook: training epochs")
@@ -110,7 +110,7 @@ func cachedLook(t *testing.T, rg string, training bool) []lookSample {
 // networks' log-probabilities plus its corrections, the cross-entropy by
 // Adam. It prints the check seeds' cells read right without and with it.
 //
-//	COMPANION_SIM_CACHE=/tmp/simcache go test -run TestTrainLookNet ./vision -trainlook 10000-12499,12500-14999 -lookcache /tmp/lookcache -timeout 120m
+//	COMPANION_SIM_CACHE=/tmp/simcache go test -run TestTrainLookNet ./vision -trainlook 10000-12499,12500-14999,15000-16999 -lookcache /tmp/lookcache -timeout 120m
 func TestTrainLookNet(t *testing.T) {
 	if *trainLook == "" {
 		t.Skip("run with -trainlook A-B[,C-D] [-lookcache DIR]")
