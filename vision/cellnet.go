@@ -55,45 +55,28 @@ type cellNet struct {
 
 const netMagic = "CNET"
 
-// netArraySizes are the lengths of a network's arrays in its file form:
-// mean, sd, w1, b1, w2, b2.
-var netArraySizes = []int{netInputs, netInputs, netHidden * netInputs, netHidden, nHyp * netHidden, nHyp}
+// cellNetFile is one network's file form: the magic, the three layer
+// sizes, then little-endian float32 arrays (mean, sd, w1, b1, w2, b2).
+var cellNetFile = netFile{
+	magic: netMagic, name: "cell network",
+	dims:  []uint32{netInputs, netHidden, nHyp},
+	sizes: []int{netInputs, netInputs, netHidden * netInputs, netHidden, nHyp * netHidden, nHyp},
+}
 
 // netFileSize is the length of one network's file form.
-var netFileSize = func() int {
-	total := 0
-	for _, s := range netArraySizes {
-		total += s
-	}
-	return 16 + 4*total
-}()
+var netFileSize = cellNetFile.size()
 
-// MarshalBinary gives the network's file form: the magic, the three layer
-// sizes, then little-endian float32 arrays.
+// MarshalBinary gives the network's file form (cellNetFile).
 func (n *cellNet) MarshalBinary() ([]byte, error) {
-	out := []byte(netMagic)
-	for _, v := range []uint32{netInputs, netHidden, nHyp} {
-		out = binary.LittleEndian.AppendUint32(out, v)
-	}
-	return appendFloats(out, n.mean, n.sd, n.w1, n.b1, n.w2, n.b2), nil
+	return cellNetFile.marshal(n.mean, n.sd, n.w1, n.b1, n.w2, n.b2)
 }
 
 // UnmarshalBinary reads MarshalBinary's form; sizes other than this
 // build's are an error (the features changed: train again).
 func (n *cellNet) UnmarshalBinary(data []byte) error {
-	if len(data) < 16 || string(data[:4]) != netMagic {
-		return errors.New("cell network: not a network file")
-	}
-	in, hid, out := binary.LittleEndian.Uint32(data[4:]), binary.LittleEndian.Uint32(data[8:]), binary.LittleEndian.Uint32(data[12:])
-	if in != netInputs || hid != netHidden || out != nHyp {
-		return fmt.Errorf("cell network: sizes %dx%dx%d, this build needs %dx%dx%d (train it again)", in, hid, out, netInputs, netHidden, nHyp)
-	}
-	if len(data) != netFileSize {
-		return fmt.Errorf("cell network: %d bytes, want %d", len(data), netFileSize)
-	}
-	arrays, err := readFloats(data[16:], netArraySizes)
+	arrays, err := cellNetFile.unmarshal(data)
 	if err != nil {
-		return fmt.Errorf("cell network: %w", err)
+		return err
 	}
 	n.mean, n.sd, n.w1, n.b1, n.w2, n.b2 = arrays[0], arrays[1], arrays[2], arrays[3], arrays[4], arrays[5]
 	n.w1t = transposeFirst(n.w1)

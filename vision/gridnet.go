@@ -2,9 +2,6 @@ package vision
 
 import (
 	_ "embed"
-	"encoding/binary"
-	"errors"
-	"fmt"
 )
 
 // The crowded grids' verifier. Where no grid shows its dividers surely,
@@ -37,54 +34,25 @@ type gridNet struct {
 	w2       []float32 // gridNetHidden
 }
 
-// gridNetSizes are the lengths of the arrays in the file form.
-var gridNetSizes = []int{gridNetInputs, gridNetInputs, gridNetHidden * gridNetInputs, gridNetHidden, gridNetHidden}
+// gridNetFile is the file form: the magic, the input and hidden sizes,
+// then little-endian float32 arrays (mean, sd, w1, b1, w2).
+var gridNetFile = netFile{
+	magic: gridNetMagic, name: "grid network",
+	dims:  []uint32{gridNetInputs, gridNetHidden},
+	sizes: []int{gridNetInputs, gridNetInputs, gridNetHidden * gridNetInputs, gridNetHidden, gridNetHidden},
+}
 
-// gridNetFileSize is the length of the file form.
-var gridNetFileSize = func() int {
-	total := 0
-	for _, s := range gridNetSizes {
-		total += s
-	}
-	return 12 + 4*total
-}()
-
-// MarshalBinary gives the file form: the magic, the input and hidden
-// sizes, then little-endian float32 arrays.
+// MarshalBinary gives the file form (gridNetFile).
 func (n *gridNet) MarshalBinary() ([]byte, error) {
-	out := []byte(gridNetMagic)
-	out = binary.LittleEndian.AppendUint32(out, gridNetInputs)
-	out = binary.LittleEndian.AppendUint32(out, gridNetHidden)
-	arrays := [][]float32{n.mean, n.sd, n.w1, n.b1, n.w2}
-	for k, a := range arrays {
-		if len(a) != gridNetSizes[k] {
-			return nil, fmt.Errorf("grid network: array %d has %d values, want %d", k, len(a), gridNetSizes[k])
-		}
-	}
-	return appendFloats(out, arrays...), nil
+	return gridNetFile.marshal(n.mean, n.sd, n.w1, n.b1, n.w2)
 }
 
 // UnmarshalBinary reads MarshalBinary's form; sizes other than this
 // build's are an error (the view changed: train again).
 func (n *gridNet) UnmarshalBinary(data []byte) error {
-	if len(data) < 12 || string(data[:4]) != gridNetMagic {
-		return errors.New("grid network: not a network file")
-	}
-	in, hid := binary.LittleEndian.Uint32(data[4:]), binary.LittleEndian.Uint32(data[8:])
-	if in != gridNetInputs || hid != gridNetHidden {
-		return fmt.Errorf("grid network: sizes %dx%d, this build needs %dx%d (train it again)", in, hid, gridNetInputs, gridNetHidden)
-	}
-	if len(data) != gridNetFileSize {
-		return fmt.Errorf("grid network: %d bytes, want %d", len(data), gridNetFileSize)
-	}
-	arrays, err := readFloats(data[12:], gridNetSizes)
+	arrays, err := gridNetFile.unmarshal(data)
 	if err != nil {
-		return fmt.Errorf("grid network: %w", err)
-	}
-	for _, sd := range arrays[1] {
-		if sd <= 0 {
-			return errors.New("grid network: a standard deviation is not positive")
-		}
+		return err
 	}
 	n.mean, n.sd, n.w1, n.b1, n.w2 = arrays[0], arrays[1], arrays[2], arrays[3], arrays[4]
 	return nil

@@ -23,8 +23,8 @@ func trainedGridNet(tb testing.TB) []byte {
 
 func TestGridNetFileRoundTrip(t *testing.T) {
 	data := trainedGridNet(t)
-	if len(data) != gridNetFileSize {
-		t.Fatalf("file form is %d bytes, want %d", len(data), gridNetFileSize)
+	if len(data) != gridNetFile.size() {
+		t.Fatalf("file form is %d bytes, want %d", len(data), gridNetFile.size())
 	}
 	var n gridNet
 	if err := n.UnmarshalBinary(data); err != nil {

@@ -2,9 +2,6 @@ package vision
 
 import (
 	_ "embed"
-	"encoding/binary"
-	"errors"
-	"fmt"
 	"math"
 )
 
@@ -60,55 +57,25 @@ type lookNet struct {
 	b2       []float32
 }
 
-// lookNetSizes are the lengths of the arrays in the file form.
-var lookNetSizes = []int{lookInputs, lookInputs, lookHidden * lookInputs, lookHidden, nHyp * lookHidden, nHyp}
+// lookNetFile is the file form: the magic, the three layer sizes, then
+// little-endian float32 arrays (mean, sd, w1, b1, w2, b2).
+var lookNetFile = netFile{
+	magic: lookMagic, name: "look network",
+	dims:  []uint32{lookInputs, lookHidden, nHyp},
+	sizes: []int{lookInputs, lookInputs, lookHidden * lookInputs, lookHidden, nHyp * lookHidden, nHyp},
+}
 
-// lookNetFileSize is the length of the file form.
-var lookNetFileSize = func() int {
-	total := 0
-	for _, s := range lookNetSizes {
-		total += s
-	}
-	return 16 + 4*total
-}()
-
-// MarshalBinary gives the file form: the magic, the three layer sizes,
-// then little-endian float32 arrays.
+// MarshalBinary gives the file form (lookNetFile).
 func (n *lookNet) MarshalBinary() ([]byte, error) {
-	arrays := [][]float32{n.mean, n.sd, n.w1, n.b1, n.w2, n.b2}
-	for k, a := range arrays {
-		if len(a) != lookNetSizes[k] {
-			return nil, fmt.Errorf("look network: array %d has %d values, want %d", k, len(a), lookNetSizes[k])
-		}
-	}
-	out := []byte(lookMagic)
-	for _, v := range []uint32{lookInputs, lookHidden, nHyp} {
-		out = binary.LittleEndian.AppendUint32(out, v)
-	}
-	return appendFloats(out, arrays...), nil
+	return lookNetFile.marshal(n.mean, n.sd, n.w1, n.b1, n.w2, n.b2)
 }
 
 // UnmarshalBinary reads MarshalBinary's form; sizes other than this
 // build's are an error (the inputs changed: train it again).
 func (n *lookNet) UnmarshalBinary(data []byte) error {
-	if len(data) < 16 || string(data[:4]) != lookMagic {
-		return errors.New("look network: not a network file")
-	}
-	in, hid, out := binary.LittleEndian.Uint32(data[4:]), binary.LittleEndian.Uint32(data[8:]), binary.LittleEndian.Uint32(data[12:])
-	if in != lookInputs || hid != lookHidden || out != nHyp {
-		return fmt.Errorf("look network: sizes %dx%dx%d, this build needs %dx%dx%d (train it again)", in, hid, out, lookInputs, lookHidden, nHyp)
-	}
-	if len(data) != lookNetFileSize {
-		return fmt.Errorf("look network: %d bytes, want %d", len(data), lookNetFileSize)
-	}
-	arrays, err := readFloats(data[16:], lookNetSizes)
+	arrays, err := lookNetFile.unmarshal(data)
 	if err != nil {
-		return fmt.Errorf("look network: %w", err)
-	}
-	for _, sd := range arrays[1] {
-		if sd <= 0 {
-			return errors.New("look network: a standard deviation is not positive")
-		}
+		return err
 	}
 	n.mean, n.sd, n.w1, n.b1, n.w2, n.b2 = arrays[0], arrays[1], arrays[2], arrays[3], arrays[4], arrays[5]
 	return nil

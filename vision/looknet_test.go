@@ -23,8 +23,8 @@ func trainedLookNet(tb testing.TB) []byte {
 
 func TestLookNetFileRoundTrip(t *testing.T) {
 	data := trainedLookNet(t)
-	if len(data) != lookNetFileSize {
-		t.Fatalf("file form is %d bytes, want %d", len(data), lookNetFileSize)
+	if len(data) != lookNetFile.size() {
+		t.Fatalf("file form is %d bytes, want %d", len(data), lookNetFile.size())
 	}
 	var n lookNet
 	if err := n.UnmarshalBinary(data); err != nil {

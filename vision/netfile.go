@@ -3,7 +3,9 @@ package vision
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
+	"strings"
 )
 
 // The networks' files hold their arrays as little-endian float32s, one
@@ -37,6 +39,73 @@ func readFloats(p []byte, sizes []int) ([][]float32, error) {
 			p = p[4:]
 		}
 		arrays[k] = a
+	}
+	return arrays, nil
+}
+
+// netFile describes a network's file form: a magic, the layer sizes, then
+// the arrays (the standardisation's means and deviations first).
+type netFile struct {
+	magic, name string // name starts the errors: "cell network"
+	dims        []uint32
+	sizes       []int // the arrays' lengths
+}
+
+// size is the file form's length.
+func (f netFile) size() int {
+	n := len(f.magic) + 4*len(f.dims)
+	for _, s := range f.sizes {
+		n += 4 * s
+	}
+	return n
+}
+
+// marshal gives the file form of arrays, which must have f's lengths.
+func (f netFile) marshal(arrays ...[]float32) ([]byte, error) {
+	if len(arrays) != len(f.sizes) {
+		return nil, fmt.Errorf("%s: %d arrays, want %d", f.name, len(arrays), len(f.sizes))
+	}
+	for k, a := range arrays {
+		if len(a) != f.sizes[k] {
+			return nil, fmt.Errorf("%s: array %d has %d values, want %d", f.name, k, len(a), f.sizes[k])
+		}
+	}
+	out := []byte(f.magic)
+	for _, d := range f.dims {
+		out = binary.LittleEndian.AppendUint32(out, d)
+	}
+	return appendFloats(out, arrays...), nil
+}
+
+// unmarshal reads marshal's form; other layer sizes than f's are an error
+// (the inputs changed: train it again), as are values that are not
+// numbers and deviations that are not positive.
+func (f netFile) unmarshal(data []byte) ([][]float32, error) {
+	head := len(f.magic) + 4*len(f.dims)
+	if len(data) < head || string(data[:len(f.magic)]) != f.magic {
+		return nil, fmt.Errorf("%s: not a network file", f.name)
+	}
+	got, want := make([]string, len(f.dims)), make([]string, len(f.dims))
+	same := true
+	for k, d := range f.dims {
+		v := binary.LittleEndian.Uint32(data[len(f.magic)+4*k:])
+		got[k], want[k] = fmt.Sprint(v), fmt.Sprint(d)
+		same = same && v == d
+	}
+	if !same {
+		return nil, fmt.Errorf("%s: sizes %s, this build needs %s (train it again)", f.name, strings.Join(got, "x"), strings.Join(want, "x"))
+	}
+	if len(data) != f.size() {
+		return nil, fmt.Errorf("%s: %d bytes, want %d", f.name, len(data), f.size())
+	}
+	arrays, err := readFloats(data[head:], f.sizes)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.name, err)
+	}
+	for _, sd := range arrays[1] {
+		if sd <= 0 {
+			return nil, fmt.Errorf("%s: a standard deviation is not positive", f.name)
+		}
 	}
 	return arrays, nil
 }
