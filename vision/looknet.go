@@ -12,9 +12,10 @@ import (
 // there: with the true corners the check seeds' light pawns were read
 // wrong one time in six, often at a confidence over 0.9. A second, smaller
 // network (TestTrainLookNet) looks closer where a pawn would stand on each
-// level, on a lattice a fourteenth of a pitch apart, at how far the colours
-// there are from the cells' and the block tops' own, and corrects the cell
-// networks' log-probabilities.
+// level, on a lattice a fourteenth of a pitch apart (at how far the colours
+// there are from the cells' and the block tops' own, and how the grey is
+// shaded there and stands out of a ring about it), and where each tier's
+// top would end, and corrects the cell networks' log-probabilities.
 
 const (
 	lookLevels  = 4 // a pawn's footing: the board and the three tiers' tops
@@ -24,9 +25,11 @@ const (
 	// head, a little off centre.
 	lookSpread = 0.07
 	// lookPerPlace: the posteriors' mean and max, the grey contrast's mean
-	// and max, the cover and out-of-frame shares, and the colours' distance
-	// from the cells' and from the block tops' (mean and extreme).
-	lookPerPlace = 2*nPlanes + 8
+	// and max, the cover and out-of-frame shares, the colours' distance
+	// from the cells' and from the block tops' (mean and extreme), and the
+	// grey's spread over the lattice and its step from a ring about it (a
+	// pawn's round body is shaded, and stands out of what is around it).
+	lookPerPlace = 2*nPlanes + 10
 	lookPlaces   = lookLevels * lookHeights
 	// The rims: each tier's top edge, sought on each of its four sides
 	// at lookRimSteps distances from where the default set puts it.
@@ -128,6 +131,7 @@ func (c *cellCtx) lookInput(px *pixels, m *colourModel, i int, lp *[nHyp]float64
 				out[j] = 0
 			}
 			maxGrad, farBoard, nearBlock := float32(0), float32(0), float32(lookFar)
+			var gsum, gsum2 float64
 			for gy := 0; gy < lookGrid; gy++ {
 				for gx := 0; gx < lookGrid; gx++ {
 					p := c.cam.project(cx+lookSpread*float64(gx-lookGrid/2), cy+lookSpread*float64(gy-lookGrid/2), z0+dz)
@@ -141,6 +145,9 @@ func (c *cellCtx) lookInput(px *pixels, m *colourModel, i int, lp *[nHyp]float64
 					maxGrad = max(maxGrad, pf[nPlanes])
 					out[2*nPlanes+2] += pf[nPlanes+1]
 					out[2*nPlanes+3] += pf[nPlanes+2]
+					gv := c.grayAt(px0, py0)
+					gsum += gv
+					gsum2 += gv * gv
 					db, dk := colourDistances(px, m, px0, py0)
 					out[2*nPlanes+4] += db
 					farBoard = max(farBoard, db)
@@ -160,6 +167,15 @@ func (c *cellCtx) lookInput(px *pixels, m *colourModel, i int, lp *[nHyp]float64
 			out[2*nPlanes+5] = farBoard
 			out[2*nPlanes+6] /= n
 			out[2*nPlanes+7] = nearBlock
+			gm := gsum / n
+			out[2*nPlanes+8] = float32(math.Sqrt(math.Max(0, gsum2/n-gm*gm)) / 64)
+			var ring float64
+			for k := 0; k < lookRing; k++ {
+				a := 2 * math.Pi * float64(k) / lookRing
+				p := c.cam.project(cx+lookRingRadius*math.Cos(a), cy+lookRingRadius*math.Sin(a), z0+dz)
+				ring += c.grayAt(int(p.X), int(p.Y))
+			}
+			out[2*nPlanes+9] = float32((gm - ring/lookRing) / 64)
 			q += lookPerPlace
 		}
 	}
@@ -218,6 +234,23 @@ func (c *cellCtx) rimInput(i int, out []float32) int {
 		}
 	}
 	return lookRims
+}
+
+// lookRing points at lookRingRadius (pitches) about a pawn's axis are
+// what a pawn's lattice is compared with: beyond a pawn, within a cell.
+const (
+	lookRing       = 8
+	lookRingRadius = 0.3
+)
+
+// grayAt is the reduced frame's grey at (x, y), 0 off the frame or with
+// no grey.
+func (c *cellCtx) grayAt(x, y int) float64 {
+	g := c.gray
+	if g.p == nil || x < 0 || y < 0 || x >= g.w || y >= g.h {
+		return 0
+	}
+	return float64(g.p[y*g.w+x])
 }
 
 // lookFar bounds the colour distances (standard deviations).
