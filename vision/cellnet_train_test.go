@@ -486,21 +486,13 @@ func fitNet(train []trainCell, val []netSample, from *cellNet, epochs int, lr fl
 		n = freshNet(train, rng)
 	}
 	params := [][]float32{n.w1, n.b1, n.w2, n.b2}
-	mom := make([][]float32, len(params))
-	vel := make([][]float32, len(params))
-	for k, p := range params {
-		mom[k] = make([]float32, len(p))
-		vel[k] = make([]float32, len(p))
-	}
+	opt := newAdam(params, float32(*netDecay))
 	// Each worker takes a share of every minibatch into its own gradients.
 	workers := make([]*netWorker, max(1, runtime.NumCPU()))
 	for w := range workers {
 		workers[w] = newNetWorker(params)
 	}
 	const batch = 64
-	decay := float32(*netDecay)
-	const b1, b2 = 0.9, 0.999
-	step := 0
 	order := rng.Perm(len(train))
 	for ep := 0; ep < epochs; ep++ {
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
@@ -534,19 +526,7 @@ func fitNet(train []trainCell, val []netSample, from *cellNet, epochs int, lr fl
 					}
 				}
 			}
-			step++
-			inv := 1 / float32(end-at)
-			c1 := 1 - math.Pow(b1, float64(step))
-			c2 := 1 - math.Pow(b2, float64(step))
-			for k, p := range params {
-				g, m, v := grads[k], mom[k], vel[k]
-				for j := range p {
-					gj := g[j]*inv + decay*p[j]
-					m[j] = b1*m[j] + (1-b1)*gj
-					v[j] = b2*v[j] + (1-b2)*gj*gj
-					p[j] -= float32(rate * float64(m[j]) / c1 / (math.Sqrt(float64(v[j])/c2) + 1e-8))
-				}
-			}
+			opt.step(grads, rate, 1/float32(end-at))
 		}
 		if ep%5 == 4 || ep == epochs-1 {
 			logf("epoch %d: loss %.4f, check cells right %.2f%%", ep+1, loss/float64(len(train)), 100*netAccuracy(n, val))

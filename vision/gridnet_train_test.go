@@ -251,17 +251,16 @@ func fitGridNet(t *testing.T, train, check []gridFrame) *gridNet {
 	params := [][]float32{n.w1, n.b1, n.w2}
 	avg := &gridNet{mean: n.mean, sd: n.sd}
 	avgParams := make([][]float32, len(params))
-	mom, vel, grad := make([][]float32, len(params)), make([][]float32, len(params)), make([][]float32, len(params))
+	grad := make([][]float32, len(params))
 	for k, p := range params {
 		avgParams[k] = append([]float32(nil), p...)
-		mom[k], vel[k], grad[k] = make([]float32, len(p)), make([]float32, len(p)), make([]float32, len(p))
+		grad[k] = make([]float32, len(p))
 	}
+	opt := newAdam(params, float32(*gridDecay))
 	avg.w1, avg.b1, avg.w2 = avgParams[0], avgParams[1], avgParams[2]
 	const batch = 16
-	const b1, b2 = 0.9, 0.999
 	var xs [][]float32 // standardised inputs per candidate
 	var hs [][]float32 // hidden activations per candidate
-	step := 0
 	for ep := 0; ep < *gridEpochs; ep++ {
 		order := rng.Perm(len(train))
 		loss := 0.0
@@ -330,17 +329,10 @@ func fitGridNet(t *testing.T, train, check []gridFrame) *gridNet {
 					}
 				}
 			}
-			step++
-			c1 := 1 - math.Pow(b1, float64(step))
-			c2 := 1 - math.Pow(b2, float64(step))
-			decay := float32(*gridDecay)
+			opt.step(grad, *gridLR, 1)
 			for k, p := range params {
-				g, m, v, a := grad[k], mom[k], vel[k], avgParams[k]
+				a := avgParams[k]
 				for j := range p {
-					gj := g[j] + decay*p[j]
-					m[j] = b1*m[j] + (1-b1)*gj
-					v[j] = b2*v[j] + (1-b2)*gj*gj
-					p[j] -= float32(*gridLR * float64(m[j]) / c1 / (math.Sqrt(float64(v[j])/c2) + 1e-8))
 					a[j] = 0.998*a[j] + 0.002*p[j]
 				}
 			}

@@ -185,7 +185,10 @@ func fitLookNet(train, check []lookSample, logf func(string, ...any)) *lookNet {
 	}
 	params := [][]float32{n.w1, n.b1, n.w2, n.b2}
 	opt := newAdam(params, float32(*lookDecay))
-	grads := opt.grads
+	grads := make([][]float32, len(params))
+	for k, p := range params {
+		grads[k] = make([]float32, len(p))
+	}
 	xs, hid, dh := make([]float32, lookInputs), make([]float32, lookHidden), make([]float32, lookHidden)
 	const batch = 64
 	order := rng.Perm(len(train))
@@ -235,46 +238,12 @@ func fitLookNet(train, check []lookSample, logf func(string, ...any)) *lookNet {
 					}
 				}
 			}
-			opt.step(rate, end-at)
+			opt.step(grads, rate, 1/float32(end-at))
+			for _, g := range grads {
+				clear(g)
+			}
 		}
 		logf("epoch %d: loss %.4f, check cells right %.2f%%", ep+1, loss/float64(len(train)), 100*lookAccuracy(n, check))
 	}
 	return n
-}
-
-// adam takes Adam's steps on a network's parameters from the gradients
-// summed into grads (which each step clears), with weight decay.
-type adam struct {
-	params, grads, mom, vel [][]float32
-	decay                   float32
-	steps                   int
-}
-
-func newAdam(params [][]float32, decay float32) *adam {
-	a := &adam{params: params, decay: decay}
-	for _, p := range params {
-		a.grads = append(a.grads, make([]float32, len(p)))
-		a.mom = append(a.mom, make([]float32, len(p)))
-		a.vel = append(a.vel, make([]float32, len(p)))
-	}
-	return a
-}
-
-// step moves the parameters by the mean gradient over count samples.
-func (a *adam) step(rate float64, count int) {
-	const b1, b2 = 0.9, 0.999
-	a.steps++
-	inv := 1 / float32(count)
-	c1 := 1 - math.Pow(b1, float64(a.steps))
-	c2 := 1 - math.Pow(b2, float64(a.steps))
-	for k, p := range a.params {
-		g, m, v := a.grads[k], a.mom[k], a.vel[k]
-		for j := range p {
-			gj := g[j]*inv + a.decay*p[j]
-			m[j] = b1*m[j] + (1-b1)*gj
-			v[j] = b2*v[j] + (1-b2)*gj*gj
-			p[j] -= float32(rate * float64(m[j]) / c1 / (math.Sqrt(float64(v[j])/c2) + 1e-8))
-			g[j] = 0
-		}
-	}
 }
