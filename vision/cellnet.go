@@ -2,9 +2,6 @@ package vision
 
 import (
 	_ "embed"
-	"encoding/binary"
-	"errors"
-	"fmt"
 	"math"
 )
 
@@ -190,47 +187,14 @@ type cellNets []*cellNet
 
 // parseCellNets reads one or more networks' file forms, back to back.
 func parseCellNets(data []byte) (cellNets, error) {
-	size := 0
-	if len(data) >= 16 && string(data[:4]) == netMagic {
-		in, hid, out := binary.LittleEndian.Uint32(data[4:]), binary.LittleEndian.Uint32(data[8:]), binary.LittleEndian.Uint32(data[12:])
-		if in == netInputs && hid == netHidden && out == nHyp {
-			size = netFileSize
-		}
-	}
-	if size == 0 {
-		// Not this build's network: one network's errors say why.
+	return parseNets(data, cellNetFile, func(p []byte) (*cellNet, error) {
 		var n cellNet
-		if err := n.UnmarshalBinary(data); err != nil {
-			return nil, err
-		}
-		return nil, errors.New("cell network: not a network file")
-	}
-	if len(data)%size != 0 {
-		return nil, fmt.Errorf("cell network: %d bytes is not a whole number of networks of %d bytes", len(data), size)
-	}
-	var ns cellNets
-	for p := data; len(p) > 0; p = p[size:] {
-		var n cellNet
-		if err := n.UnmarshalBinary(p[:size]); err != nil {
-			return nil, fmt.Errorf("network %d of the file: %w", len(ns)+1, err)
-		}
-		ns = append(ns, &n)
-	}
-	return ns, nil
+		return &n, n.UnmarshalBinary(p)
+	})
 }
 
 // MarshalBinary gives the networks' file form.
-func (ns cellNets) MarshalBinary() ([]byte, error) {
-	var out []byte
-	for _, n := range ns {
-		b, err := n.MarshalBinary()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, b...)
-	}
-	return out, nil
-}
+func (ns cellNets) MarshalBinary() ([]byte, error) { return marshalNets(ns) }
 
 // forward gives the hypotheses' log-probabilities: the networks'
 // log-probabilities averaged, then normalised (forwardRows for one input).

@@ -280,9 +280,9 @@ func (r *Reader) finishCells(all image.Rectangle, res *Result) {
 // the check seeds 20000-20299: it costs 0.07 % of their cells.
 const pawnVeto = 3.5
 
-// lookNetInUse gives the second look's network, nil for the cell
+// lookNetInUse gives the second look's networks, nil for the cell
 // networks alone (TestTrainLookNet turns it off to learn a new one).
-var lookNetInUse = func() *lookNet { return builtinLookNet }
+var lookNetInUse = func() lookNets { return builtinLookNets }
 
 // cellNetInUse gives the network that decides the cells, nil for render
 // and compare alone (TestTrainCellNet turns it off to learn a new one).

@@ -292,28 +292,55 @@ func colourDistances(px *pixels, m *colourModel, x, y int) (board, block float32
 //go:embed looknet.bin
 var lookNetBin []byte
 
-// builtinLookNet is the trained second look, or nil when looknet.bin does
-// not fit this build (the cell networks then decide alone).
-var builtinLookNet = func() *lookNet {
-	var n lookNet
-	if err := n.UnmarshalBinary(lookNetBin); err != nil {
+// lookNets are second looks whose corrections are averaged; their file
+// is their file forms one after another (so cat joins them).
+type lookNets []*lookNet
+
+// parseLookNets reads one or more networks' file forms, back to back.
+func parseLookNets(data []byte) (lookNets, error) {
+	return parseNets(data, lookNetFile, func(p []byte) (*lookNet, error) {
+		var n lookNet
+		return &n, n.UnmarshalBinary(p)
+	})
+}
+
+// MarshalBinary gives the networks' file form.
+func (ns lookNets) MarshalBinary() ([]byte, error) { return marshalNets(ns) }
+
+// correct adds the networks' averaged corrections for inputs x to lp
+// (scratch as lookNet.correct's).
+func (ns lookNets) correct(x, xs, hid []float32, lp *[nHyp]float64) {
+	var sum [nHyp]float64
+	for _, n := range ns {
+		n.correct(x, xs, hid, &sum)
+	}
+	for k := range lp {
+		lp[k] += sum[k] / float64(len(ns))
+	}
+}
+
+// builtinLookNets are the trained second looks, or nil when looknet.bin
+// does not fit this build (the cell networks then decide alone).
+var builtinLookNets = func() lookNets {
+	ns, err := parseLookNets(lookNetBin)
+	if err != nil {
 		return nil
 	}
-	return &n
+	return ns
 }()
 
 // secondLook fills every cell's second-look inputs (c.lookIn) from the
-// cell networks' log-probabilities and, with a network n, adds its
+// cell networks' log-probabilities and, with networks ns, adds their
 // corrections to them.
-func (c *cellCtx) secondLook(px *pixels, m *colourModel, n *lookNet) {
+func (c *cellCtx) secondLook(px *pixels, m *colourModel, ns lookNets) {
 	if len(c.lookIn) != 25*lookInputs {
 		c.lookIn, c.lookXs, c.lookHid = make([]float32, 25*lookInputs), make([]float32, lookInputs), make([]float32, lookHidden)
 	}
 	for i := 0; i < 25; i++ {
 		x := c.lookIn[i*lookInputs : (i+1)*lookInputs]
 		c.lookInput(px, m, i, &c.netLP[i], x)
-		if n != nil {
-			n.correct(x, c.lookXs, c.lookHid, &c.netLP[i])
+		if len(ns) > 0 {
+			ns.correct(x, c.lookXs, c.lookHid, &c.netLP[i])
 		}
 	}
 }

@@ -11,10 +11,10 @@ import (
 // test when looknet.bin does not load.
 func trainedLookNet(tb testing.TB) []byte {
 	tb.Helper()
-	if builtinLookNet == nil {
+	if len(builtinLookNets) == 0 {
 		tb.Fatal("looknet.bin does not load: train it (see TestTrainLookNet)")
 	}
-	data, err := builtinLookNet.MarshalBinary()
+	data, err := builtinLookNets[0].MarshalBinary()
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestLookNetFileRoundTrip(t *testing.T) {
 	xs, hid := make([]float32, lookInputs), make([]float32, lookHidden)
 	var a, b [nHyp]float64
 	n.correct(x, xs, hid, &a)
-	builtinLookNet.correct(x, xs, hid, &b)
+	builtinLookNets[0].correct(x, xs, hid, &b)
 	if a != b {
 		t.Errorf("round trip corrects %v, the built-in %v", a, b)
 	}
@@ -82,7 +82,43 @@ func FuzzLookNetUnmarshal(f *testing.F) {
 		if n.UnmarshalBinary(data) == nil && (len(n.w1) != lookHidden*lookInputs || len(n.w2) != nHyp*lookHidden) {
 			t.Fatalf("accepted a network with %d and %d weights", len(n.w1), len(n.w2))
 		}
+		if ns, err := parseLookNets(data); err == nil && len(ns) == 0 {
+			t.Fatal("accepted a file of no networks")
+		}
 	})
+}
+
+// TestLookNetsFile: a file of one network twice is two networks whose
+// averaged correction is the one network's; a file cut short, or empty,
+// is an error.
+func TestLookNetsFile(t *testing.T) {
+	one := trainedLookNet(t)
+	two := append(append([]byte(nil), one...), one...)
+	ns, err := parseLookNets(two)
+	if err != nil || len(ns) != 2 {
+		t.Fatalf("two networks: %d read, error %v", len(ns), err)
+	}
+	if back, err := ns.MarshalBinary(); err != nil || string(back) != string(two) {
+		t.Errorf("the two networks' file form differs from the file read (error %v)", err)
+	}
+	x := make([]float32, lookInputs)
+	for i := range x {
+		x[i] = float32(i%5) - 2
+	}
+	xs, hid := make([]float32, lookInputs), make([]float32, lookHidden)
+	var a, b [nHyp]float64
+	ns.correct(x, xs, hid, &a)
+	ns[0].correct(x, xs, hid, &b)
+	for k := range a {
+		if math.Abs(a[k]-b[k]) > 1e-5 {
+			t.Fatalf("averaged correction %v, one network's %v", a, b)
+		}
+	}
+	for _, bad := range [][]byte{nil, two[:len(two)-1], append(two, one[:16]...)} {
+		if _, err := parseLookNets(bad); err == nil {
+			t.Errorf("a file of %d bytes was read", len(bad))
+		}
+	}
 }
 
 // TestColourDistances checks the colour distances on a frame of one
@@ -191,6 +227,6 @@ func BenchmarkSecondLook(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		r.cc.netLP = lp
-		r.cc.secondLook(&r.px, &r.model, builtinLookNet)
+		r.cc.secondLook(&r.px, &r.model, builtinLookNets)
 	}
 }

@@ -36,8 +36,8 @@ type lookSample struct {
 // look, and gives every cell's second-look inputs with its truth. Two
 // readers share the seeds.
 func collectLook(t *testing.T, a, b int64) []lookSample {
-	defer func(f func() *lookNet) { lookNetInUse = f }(lookNetInUse)
-	lookNetInUse = func() *lookNet { return nil }
+	defer func(f func() lookNets) { lookNetInUse = f }(lookNetInUse)
+	lookNetInUse = func() lookNets { return nil }
 	const workers = 2
 	parts := make([][]lookSample, workers)
 	errs := make([]error, workers)

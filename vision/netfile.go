@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"encoding"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -108,4 +109,57 @@ func (f netFile) unmarshal(data []byte) ([][]float32, error) {
 		}
 	}
 	return arrays, nil
+}
+
+// ours reports whether data starts with f's magic and this build's layer
+// sizes.
+func (f netFile) ours(data []byte) bool {
+	head := len(f.magic) + 4*len(f.dims)
+	if len(data) < head || string(data[:len(f.magic)]) != f.magic {
+		return false
+	}
+	for k, d := range f.dims {
+		if binary.LittleEndian.Uint32(data[len(f.magic)+4*k:]) != d {
+			return false
+		}
+	}
+	return true
+}
+
+// parseNets reads one or more networks of f's file form, back to back
+// (so cat joins their files), each by read.
+func parseNets[T any](data []byte, f netFile, read func([]byte) (T, error)) ([]T, error) {
+	if !f.ours(data) {
+		// Not this build's network: one network's errors say why.
+		if _, err := read(data); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%s: not a network file", f.name)
+	}
+	size := f.size()
+	if len(data)%size != 0 {
+		return nil, fmt.Errorf("%s: %d bytes is not a whole number of networks of %d bytes", f.name, len(data), size)
+	}
+	var ns []T
+	for p := data; len(p) > 0; p = p[size:] {
+		n, err := read(p[:size])
+		if err != nil {
+			return nil, fmt.Errorf("network %d of the file: %w", len(ns)+1, err)
+		}
+		ns = append(ns, n)
+	}
+	return ns, nil
+}
+
+// marshalNets gives networks' file forms one after another.
+func marshalNets[T encoding.BinaryMarshaler](ns []T) ([]byte, error) {
+	var out []byte
+	for _, n := range ns {
+		b, err := n.MarshalBinary()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b...)
+	}
+	return out, nil
 }
