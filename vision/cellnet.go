@@ -362,8 +362,7 @@ func (c *cellCtx) pointFeatures(px *pixels, m *colourModel, cell, x, y int, out 
 		out[l] = float32(sum[l] / z)
 	}
 	if g := c.gray; g.p != nil {
-		gx := float64(g.p[y*g.w+x+1]) - float64(g.p[y*g.w+x-1])
-		gy := float64(g.p[(y+1)*g.w+x]) - float64(g.p[(y-1)*g.w+x])
+		gx, gy := g.gradient(x, y)
 		out[nPlanes] = float32(math.Hypot(gx, gy) / 64)
 	}
 	reg := c.region[cell]

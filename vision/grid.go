@@ -719,6 +719,14 @@ type grayImg struct {
 	w, h int
 }
 
+// gradient gives the central differences of the grey at (x, y), which
+// must be at least a pixel inside the image.
+func (g grayImg) gradient(x, y int) (gx, gy float64) {
+	gx = float64(g.p[y*g.w+x+1]) - float64(g.p[y*g.w+x-1])
+	gy = float64(g.p[(y+1)*g.w+x]) - float64(g.p[(y-1)*g.w+x])
+	return gx, gy
+}
+
 // at samples bilinearly; ok is false outside the image.
 func (g grayImg) at(x, y float64) (float64, bool) {
 	x -= 0.5

@@ -224,8 +224,7 @@ func (c *cellCtx) rimInput(i int, out []float32) int {
 					if nl < 1e-6 || x < 1 || y < 1 || x >= g.w-1 || y >= g.h-1 {
 						continue
 					}
-					gx := float64(g.p[y*g.w+x+1]) - float64(g.p[y*g.w+x-1])
-					gy := float64(g.p[(y+1)*g.w+x]) - float64(g.p[(y-1)*g.w+x])
+					gx, gy := g.gradient(x, y)
 					sum += math.Abs(gx*nx+gy*ny) / nl
 				}
 				out[k] = float32(sum / lookRimAlong / 64)
