@@ -184,7 +184,7 @@ func (r *Reader) findGrid(scale float64, w, h int) (scoredGrid, bool) {
 	sort.SliceStable(rs, func(i, j int) bool { return rs[i].s > rs[j].s })
 	// A grid shown unsure (no divider ridges) is read only if its cells
 	// read crowded; one shown sure is preferred.
-	firstShown := -1
+	chosen := -1
 	for i := 0; i < len(rs) && i < shownTries; i++ {
 		g, ridge := rs[i].g, rs[i].ridge
 		if math.IsNaN(ridge) {
@@ -192,16 +192,69 @@ func (r *Reader) findGrid(scale float64, w, h int) (scoredGrid, bool) {
 		}
 		shown, unsure := boardShown(g, ridge)
 		if shown && !unsure {
-			return g, true
+			chosen = i
+			break
 		}
-		if shown && firstShown < 0 {
-			firstShown = i
+		if shown && chosen < 0 {
+			chosen = i
 		}
 	}
-	if firstShown >= 0 {
-		return rs[firstShown].g, true
+	if chosen < 0 {
+		chosen = 0
 	}
-	return rs[0].g, true
+	g := rs[chosen].g
+	if crowded {
+		// The grids ranked near the chosen one, a fraction of a cell
+		// off it each way, are each about as likely: their mean,
+		// weighed by their ranking, is nearer the board than any one.
+		hs := make([]homography, len(rs))
+		ss := make([]float64, len(rs))
+		for i, x := range rs {
+			hs[i], ss[i] = x.g.h, x.s
+		}
+		c := consensusCorners(hs, ss, chosen)
+		if hm, ok := homographyFromCorners(c); ok && plausibleGrid(c, w, h) {
+			g.h = hm
+		}
+	}
+	return g, true
+}
+
+// consensusRadius is how far (the worst corner, in pitches) from a
+// crowded frame's chosen grid the grids averaged with it may be;
+// consensusTemp is the ranking score's temperature in their weights.
+// Check seeds 20000-20299 / 21000-21199 cold, cells right 93.37 /
+// 93.78 % before: 0.5 and 1, 93.43 / 93.84 % (grids right 275 -> 277 and
+// 184 -> 185); temperature 2, 93.37 / 93.68 %; radius 0.7, 93.56 /
+// 93.76 %.
+const (
+	consensusRadius = 0.5
+	consensusTemp   = 1.0
+)
+
+// consensusCorners gives the mean corners of grids hs near grid hs[chosen]
+// (within consensusRadius), each weighed by exp((s - s[chosen]) / T).
+func consensusCorners(hs []homography, s []float64, chosen int) [4][2]float64 {
+	var sum [4][2]float64
+	total := 0.0
+	c0 := cornersOf(hs[chosen])
+	for i, hh := range hs {
+		c := cornersOf(hh)
+		if pitchErr(c, c0) > consensusRadius {
+			continue
+		}
+		wt := math.Exp((s[i] - s[chosen]) / consensusTemp)
+		for k := range c {
+			sum[k][0] += wt * c[k][0]
+			sum[k][1] += wt * c[k][1]
+		}
+		total += wt
+	}
+	for k := range sum {
+		sum[k][0] /= total
+		sum[k][1] /= total
+	}
+	return sum
 }
 
 // crowdedScore ranks the grids of a frame where no grid shows its

@@ -122,3 +122,31 @@ func TestCrowdedScoreWeighsEveryCue(t *testing.T) {
 		}
 	}
 }
+
+func TestConsensusCorners(t *testing.T) {
+	base := homography{60, 0, 100, 0, 60, 50, 0, 0, 1}
+	shift := func(du float64) homography { return mul3(base, homography{1, 0, du, 0, 1, 0, 0, 0, 1}) }
+	cases := []struct {
+		name   string
+		hs     []homography
+		s      []float64
+		chosen int
+		wantDu float64 // the mean's shift from base, in cells
+	}{
+		{"alone", []homography{base}, []float64{1}, 0, 0},
+		{"equal scores either side", []homography{shift(-0.2), base, shift(0.2)}, []float64{1, 1, 1}, 1, 0},
+		{"a grid a cell off is not averaged", []homography{base, shift(1)}, []float64{1, 1}, 0, 0},
+		{"weighed by the ranking", []homography{base, shift(0.3)}, []float64{1, 1 - consensusTemp*math.Log(3)}, 0, 0.3 / 4},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := consensusCorners(c.hs, c.s, c.chosen)
+			want := cornersOf(shift(c.wantDu))
+			for k := range got {
+				if math.Hypot(got[k][0]-want[k][0], got[k][1]-want[k][1]) > 1e-6 {
+					t.Fatalf("corner %d: got %v, want %v", k, got[k], want[k])
+				}
+			}
+		})
+	}
+}
