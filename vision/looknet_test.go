@@ -30,11 +30,7 @@ func TestLookNetFileRoundTrip(t *testing.T) {
 	if err := n.UnmarshalBinary(data); err != nil {
 		t.Fatal(err)
 	}
-	x := make([]float32, lookInputs)
-	for i := range x {
-		x[i] = float32(i%7) - 3
-	}
-	xs, hid := make([]float32, lookInputs), make([]float32, lookHidden)
+	x, xs, hid := lookProbe(7)
 	var a, b [nHyp]float64
 	n.correct(x, xs, hid, &a)
 	builtinLookNets[0].correct(x, xs, hid, &b)
@@ -101,11 +97,7 @@ func TestLookNetsFile(t *testing.T) {
 	if back, err := ns.MarshalBinary(); err != nil || string(back) != string(two) {
 		t.Errorf("the two networks' file form differs from the file read (error %v)", err)
 	}
-	x := make([]float32, lookInputs)
-	for i := range x {
-		x[i] = float32(i%5) - 2
-	}
-	xs, hid := make([]float32, lookInputs), make([]float32, lookHidden)
+	x, xs, hid := lookProbe(5)
 	var a, b [nHyp]float64
 	ns.correct(x, xs, hid, &a)
 	ns[0].correct(x, xs, hid, &b)
@@ -229,4 +221,14 @@ func BenchmarkSecondLook(b *testing.B) {
 		r.cc.netLP = lp
 		r.cc.secondLook(&r.px, &r.model, builtinLookNets)
 	}
+}
+
+// lookProbe gives a second look's test input (values i mod m, centred)
+// and its scratch.
+func lookProbe(m int) (x, xs, hid []float32) {
+	x = make([]float32, lookInputs)
+	for i := range x {
+		x[i] = float32(i%m - m/2)
+	}
+	return x, make([]float32, lookInputs), make([]float32, lookHidden)
 }
