@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand"
 	"os"
+	"sort"
 	"strings"
 	"testing"
 
@@ -17,7 +18,7 @@ var (
 	trainGrid  = flag.String("traingrid", "", "train the grid network on these sim seeds' crowded frames (ranges a-b,c-d; never 5000-5039 or from 100000) and rewrite gridnet.bin")
 	gridCheck  = flag.String("gridcheck", "20000-20299,21000-21199", "with -traingrid: the seeds it is checked on")
 	gridCache  = flag.String("gridcache", "", "with -traingrid: keep the collected candidates in this folder")
-	gridEpochs = flag.Int("gridepochs", 10, "with -traingrid: training epochs")
+	gridEpochs = flag.Int("gridepochs", 12, "with -traingrid: training epochs")
 	gridLR     = flag.Float64("gridlr", 1e-3, "with -traingrid: Adam's step size")
 	// Trained on seeds 1-14999 (10381 crowded frames), hidden 16: the
 	// check frames' right picks rose from crowdedScore's 348 of 365 to
@@ -26,6 +27,14 @@ var (
 	gridDecay = flag.Float64("griddecay", 1e-3, "with -traingrid: weight decay")
 	gridOut   = flag.String("gridout", "gridnet.bin", "with -traingrid: where the network is written")
 	gridSeed  = flag.Int64("gridseed", 1, "with -traingrid: the seed of the weights' start and the frames' order")
+	// Soft targets: the crowded frames' picks were often a fifth of a cell
+	// or more off while a nearer grid ranked just below. Retrained on
+	// seeds 1-14999 (12 epochs), the check frames' right picks and their
+	// median distance from the truth: right ones alike (0) 354 of 365,
+	// 0.0677 pitch; 0.03, 356 and 0.0660; 0.1, 349 and 0.0681; 0.3, 345
+	// and 0.0744. End to end 0.03 was within noise (SIM_NOTES, twentieth
+	// session): the shipped network has right ones alike.
+	gridSoft = flag.Float64("gridsoft", 0, "with -traingrid: want each candidate in proportion to exp(-its distance from the truth / this) (pitches); 0: the right ones alike")
 )
 
 // gridCand is one candidate grid of a crowded frame: its cues, its
@@ -35,6 +44,7 @@ type gridCand struct {
 	Cues  [gridCues]float32
 	Score float32
 	Right bool
+	Err   float32 // the worst corner's distance from the truth (pitches)
 	View  []int8
 }
 
@@ -90,7 +100,8 @@ func frameCandidates(t *testing.T, r *Reader, m gocv.Mat, truth [4][2]float64, v
 		}
 		hf := gridHeight(g.h) / float64(h)
 		ridge := r.ridgeSupport(hs, r.gray.Cols(), r.gray.Rows())
-		c := gridCand{Score: float32(crowdedScore(g, ridge, ol, hf)), Right: pitchErr(cornersOf(g.h), truth) < 0.25}
+		e := pitchErr(cornersOf(g.h), truth)
+		c := gridCand{Score: float32(crowdedScore(g, ridge, ol, hf)), Right: e < 0.25, Err: float32(e)}
 		for k, q := range crowdedCues(g, ridge, ol, hf) {
 			c.Cues[k] = float32(q)
 		}
@@ -107,7 +118,7 @@ func frameCandidates(t *testing.T, r *Reader, m gocv.Mat, truth [4][2]float64, v
 // cachedGrids is collectGrids over "a-b", kept in -gridcache.
 func cachedGrids(t *testing.T, rg string, training bool) []gridFrame {
 	a, b := seedRange(t, rg, training)
-	path := fmt.Sprintf("%s/grid-%d-%d-%d.gob", *gridCache, a, b, viewPixels)
+	path := fmt.Sprintf("%s/grid-%d-%d-%d-err.gob", *gridCache, a, b, viewPixels)
 	var out []gridFrame
 	if *gridCache != "" && loadGob(path, &out) {
 		return out
@@ -170,12 +181,45 @@ func picks(n *gridNet, frames []gridFrame) (right, possible int) {
 	return right, possible
 }
 
+// pickErr gives the median distance from the truth (pitches) of the
+// frames' best candidates (as picks chooses them), over the frames with a
+// right candidate: whether the ranking puts the nearest of near grids
+// first.
+func pickErr(n *gridNet, frames []gridFrame) float64 {
+	x, xs := make([]float32, gridNetInputs), make([]float32, gridNetInputs)
+	var errs []float64
+	for _, fr := range frames {
+		best, bs, has := -1, math.Inf(-1), false
+		for i := range fr.Cands {
+			c := &fr.Cands[i]
+			s := float64(c.Score)
+			if n != nil {
+				c.input(x, false)
+				s += n.score(x, xs)
+			}
+			if s > bs {
+				best, bs = i, s
+			}
+			has = has || c.Right
+		}
+		if has {
+			errs = append(errs, float64(fr.Cands[best].Err))
+		}
+	}
+	if len(errs) == 0 {
+		return math.NaN()
+	}
+	sort.Float64s(errs)
+	return errs[len(errs)/2]
+}
+
 // TestTrainGridNet trains the crowded grids' verifier on the listed seeds'
 // crowded frames: a softmax over each frame's candidates (crowdedScore
-// plus the network's correction), the right ones wanted, by Adam on
-// frames mirrored at random; the weights' running average is kept.
+// plus the network's correction), the nearer ones wanted more (-gridsoft),
+// by Adam on frames mirrored at random; the weights' running average is
+// kept. The shipped network (then -gridepochs 12):
 //
-//	COMPANION_SIM_CACHE=/tmp/simcache go test -run TestTrainGridNet ./vision -traingrid 1-1500,3001-4500 -gridcache /tmp/gridcache -timeout 60m
+//	COMPANION_SIM_CACHE=/tmp/simcache go test -run TestTrainGridNet ./vision -traingrid 1-1500,1501-3000,3001-4500,4501-4999,5040-6500,6501-8000,8001-9500,9501-11000,11001-12500,12501-14000,14001-14999 -gridcache /tmp/gridcache -timeout 60m
 func TestTrainGridNet(t *testing.T) {
 	if *trainGrid == "" {
 		t.Skip("run with -traingrid A-B[,C-D] [-gridcache DIR]")
@@ -191,7 +235,7 @@ func TestTrainGridNet(t *testing.T) {
 					nr++
 				}
 			}
-			if nr > 0 && nr < len(fr.Cands) {
+			if nr > 0 && nr < len(fr.Cands) || *gridSoft > 0 && len(fr.Cands) > 1 {
 				train = append(train, fr)
 			}
 		}
@@ -206,7 +250,7 @@ func TestTrainGridNet(t *testing.T) {
 	t.Logf("%d training frames; check frames: crowdedScore picks a right grid in %d of %d that have one (%d crowded frames)", len(train), r0, p0, len(check))
 	n := fitGridNet(t, train, check)
 	r1, _ := picks(n, check)
-	t.Logf("with the network: %d of %d", r1, p0)
+	t.Logf("with the network: %d of %d; median distance of the picks %.4f pitch (crowdedScore alone %.4f)", r1, p0, pickErr(n, check), pickErr(nil, check))
 	data, err := n.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
@@ -295,21 +339,38 @@ func fitGridNet(t *testing.T, train, check []gridFrame) *gridNet {
 					top = math.Max(top, sc[i])
 				}
 				var z, zr float64
+				want := make([]float64, len(sc))
 				for i, s := range sc {
 					e := math.Exp(s - top)
 					z += e
-					if fr.Cands[i].Right {
+					switch {
+					case *gridSoft > 0:
+						want[i] = math.Exp(-float64(fr.Cands[i].Err) / *gridSoft)
+						zr += want[i]
+					case fr.Cands[i].Right:
+						want[i] = 1
 						zr += e
 					}
 				}
-				loss -= math.Log(zr / z)
-				// The loss is -log(sum of the right ones' probabilities):
-				// its slope in a candidate's score is its probability,
-				// less its share of the right ones' if it is right.
+				// Hard: the loss is -log(sum of the right ones'
+				// probabilities): its slope in a candidate's score is its
+				// probability, less its share of the right ones' if it is
+				// right. Soft: the cross-entropy of the wanted shares and
+				// the probabilities, whose slope is the probability less
+				// the wanted share.
+				if *gridSoft > 0 {
+					for i, s := range sc {
+						loss -= want[i] / zr * (s - top - math.Log(z))
+					}
+				} else {
+					loss -= math.Log(zr / z)
+				}
 				for i, s := range sc {
 					e := math.Exp(s - top)
 					d := e / z
-					if fr.Cands[i].Right {
+					if *gridSoft > 0 {
+						d -= want[i] / zr
+					} else if want[i] > 0 {
 						d -= e / zr
 					}
 					if math.Abs(d) < 1e-7 {
