@@ -152,25 +152,32 @@ func (c *gridCand) input(x []float32, mirror bool) {
 	}
 }
 
-// picks counts the frames whose best candidate (crowdedScore plus n's
-// correction; n nil: crowdedScore alone) is right, and those with a right
-// candidate.
+// bestCandidate gives the index of frame fr's best candidate (crowdedScore
+// plus n's correction; n nil: crowdedScore alone) and whether any of its
+// candidates is right; x and xs are scratch (gridNetInputs).
+func bestCandidate(n *gridNet, fr gridFrame, x, xs []float32) (best int, has bool) {
+	best, bs := -1, math.Inf(-1)
+	for i := range fr.Cands {
+		c := &fr.Cands[i]
+		s := float64(c.Score)
+		if n != nil {
+			c.input(x, false)
+			s += n.score(x, xs)
+		}
+		if s > bs {
+			best, bs = i, s
+		}
+		has = has || c.Right
+	}
+	return best, has
+}
+
+// picks counts the frames whose best candidate (bestCandidate) is right,
+// and those with a right candidate.
 func picks(n *gridNet, frames []gridFrame) (right, possible int) {
 	x, xs := make([]float32, gridNetInputs), make([]float32, gridNetInputs)
 	for _, fr := range frames {
-		best, bs, has := -1, math.Inf(-1), false
-		for i := range fr.Cands {
-			c := &fr.Cands[i]
-			s := float64(c.Score)
-			if n != nil {
-				c.input(x, false)
-				s += n.score(x, xs)
-			}
-			if s > bs {
-				best, bs = i, s
-			}
-			has = has || c.Right
-		}
+		best, has := bestCandidate(n, fr, x, xs)
 		if has {
 			possible++
 		}
@@ -182,27 +189,13 @@ func picks(n *gridNet, frames []gridFrame) (right, possible int) {
 }
 
 // pickErr gives the median distance from the truth (pitches) of the
-// frames' best candidates (as picks chooses them), over the frames with a
-// right candidate: whether the ranking puts the nearest of near grids
-// first.
+// frames' best candidates (bestCandidate), over the frames with a right
+// candidate: whether the ranking puts the nearest of near grids first.
 func pickErr(n *gridNet, frames []gridFrame) float64 {
 	x, xs := make([]float32, gridNetInputs), make([]float32, gridNetInputs)
 	var errs []float64
 	for _, fr := range frames {
-		best, bs, has := -1, math.Inf(-1), false
-		for i := range fr.Cands {
-			c := &fr.Cands[i]
-			s := float64(c.Score)
-			if n != nil {
-				c.input(x, false)
-				s += n.score(x, xs)
-			}
-			if s > bs {
-				best, bs = i, s
-			}
-			has = has || c.Right
-		}
-		if has {
+		if best, has := bestCandidate(n, fr, x, xs); has {
 			errs = append(errs, float64(fr.Cands[best].Err))
 		}
 	}
