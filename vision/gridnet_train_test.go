@@ -210,7 +210,7 @@ func pickErr(n *gridNet, frames []gridFrame) float64 {
 // crowded frames: a softmax over each frame's candidates (crowdedScore
 // plus the network's correction), the nearer ones wanted more (-gridsoft),
 // by Adam on frames mirrored at random; the weights' running average is
-// kept. The shipped network (then -gridepochs 12):
+// kept. The shipped network:
 //
 //	COMPANION_SIM_CACHE=/tmp/simcache go test -run TestTrainGridNet ./vision -traingrid 1-1500,1501-3000,3001-4500,4501-4999,5040-6500,6501-8000,8001-9500,9501-11000,11001-12500,12501-14000,14001-14999 -gridcache /tmp/gridcache -timeout 60m
 func TestTrainGridNet(t *testing.T) {
