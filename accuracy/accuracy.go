@@ -88,6 +88,9 @@ type Sample struct {
 	Pitch     float64    // mean cell pitch in pixels
 	Millis    float64
 	Conf      [25]float64
+	// Hidden marks the cells whose top or pawn the camera mostly cannot
+	// see, nearer pieces standing in the way (sim.Sight).
+	Hidden [25]bool
 }
 
 // Group is the figures for a subset of samples.
@@ -96,6 +99,10 @@ type Group struct {
 	Boards, Perfect, Failed   int
 	Cells, Level, Occ, Tokens int
 	CornerShares              []float64 // corner error / pitch, all corners
+	// Seen and SeenTokens count the cells not hidden (Sample.Hidden) and
+	// those read exactly right; SeenPerfect the boards with every such
+	// cell right.
+	Seen, SeenTokens, SeenPerfect int
 }
 
 // Report is the harness outcome.
@@ -111,7 +118,14 @@ type Report struct {
 	Confusion [17][18]int
 	// Confidence calibration: correct and wrong cells by reported confidence.
 	ConfHist [10][2]int
+	// Hidden cells of the boards read: how many, read right, and read at
+	// a confidence of sureConf or more (TABLE.md: a cell that cannot be
+	// seen is never guessed with high confidence), and of those wrong.
+	Hidden, HiddenRight, HiddenSure, HiddenSureWrong int
 }
+
+// sureConf is the confidence from which a cell counts as read surely.
+const sureConf = 0.9
 
 // Classes are the token classes of the confusion table.
 var Classes = func() []string {
@@ -235,6 +249,9 @@ func run(ctx context.Context, seeds []int64, reader Reader) Report {
 func measure(rd rendered, reader Reader) Sample {
 	t := rd.truth
 	s := Sample{Seed: rd.seed, Elevation: t.Elevation, Azimuth: t.Azimuth, Lighting: t.Lighting, Truth: t.Board}
+	for i, c := range sim.Sight(sim.RandomScene(rd.seed)) {
+		s.Hidden[i] = c.Hidden()
+	}
 	for i := 0; i < 4; i++ {
 		a, b := t.Corners[i], t.Corners[(i+1)%4]
 		s.Pitch += math.Hypot(a[0]-b[0], a[1]-b[1]) / 20
@@ -272,6 +289,11 @@ func measure(rd rendered, reader Reader) Sample {
 
 func (g *Group) add(s Sample) {
 	g.Boards++
+	for _, h := range s.Hidden {
+		if !h {
+			g.Seen++
+		}
+	}
 	if s.Err != nil {
 		g.Failed++
 		g.Cells += 25
@@ -280,7 +302,15 @@ func (g *Group) add(s Sample) {
 	if s.Wrong == 0 {
 		g.Perfect++
 	}
+	seenWrong := 0
 	for i := range s.Truth {
+		if !s.Hidden[i] {
+			if s.Truth[i] == s.Read[i] {
+				g.SeenTokens++
+			} else {
+				seenWrong++
+			}
+		}
 		g.Cells++
 		if s.Truth[i].Level == s.Read[i].Level {
 			g.Level++
@@ -291,6 +321,9 @@ func (g *Group) add(s Sample) {
 		if s.Truth[i] == s.Read[i] {
 			g.Tokens++
 		}
+	}
+	if seenWrong == 0 {
+		g.SeenPerfect++
 	}
 	for _, c := range s.CornerPx {
 		g.CornerShares = append(g.CornerShares, c/s.Pitch)
@@ -351,6 +384,19 @@ func (rep *Report) summarise() {
 				continue
 			}
 			rep.Confusion[tc][classOf(s.Read[i])]++
+			if s.Hidden[i] {
+				right := s.Truth[i] == s.Read[i]
+				rep.Hidden++
+				if right {
+					rep.HiddenRight++
+				}
+				if s.Conf[i] >= sureConf {
+					rep.HiddenSure++
+					if !right {
+						rep.HiddenSureWrong++
+					}
+				}
+			}
 			k := int(s.Conf[i] * 10)
 			k = max(0, min(9, k))
 			if s.Truth[i] == s.Read[i] {
@@ -380,6 +426,13 @@ func sortedGroups(m map[string]*Group) []Group {
 
 // CellAccuracy is the share of cells read exactly (level and occupant).
 func (g Group) CellAccuracy() float64 { return ratio(g.Tokens, g.Cells) }
+
+// SeenAccuracy is the share of the cells not hidden read exactly right
+// (a frame not read counts its seen cells wrong).
+func (g Group) SeenAccuracy() float64 { return ratio(g.SeenTokens, g.Seen) }
+
+// SeenPerfectShare is the share of boards whose seen cells all read right.
+func (g Group) SeenPerfectShare() float64 { return ratio(g.SeenPerfect, g.Boards) }
 
 // PerfectShare is the share of boards read with every cell right.
 func (g Group) PerfectShare() float64 { return ratio(g.Perfect, g.Boards) }
@@ -469,6 +522,10 @@ func (rep Report) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "corner error on the grids right: median %.2f%% of pitch, p95 %.2f%%\n",
 			100*quantile(goodShares, 0.5), 100*quantile(goodShares, 0.95))
 	}
+	fmt.Fprintf(w, "cells the camera sees (sim.Sight): %d of %d, exactly right %.2f%%; boards with every seen cell right %.1f%%\n",
+		rep.All.Seen, rep.All.Boards*25, 100*rep.All.SeenAccuracy(), 100*rep.All.SeenPerfectShare())
+	fmt.Fprintf(w, "hidden cells on the boards read: %d, right %d, read at confidence %.1f or more %d (%d of them wrong)\n",
+		rep.Hidden, rep.HiddenRight, sureConf, rep.HiddenSure, rep.HiddenSureWrong)
 	var ms []float64
 	for _, s := range rep.Samples {
 		if s.Err == nil {
@@ -476,11 +533,11 @@ func (rep Report) WriteText(w io.Writer) {
 		}
 	}
 	fmt.Fprintf(w, "recognition time: median %.1f ms, p95 %.1f ms (all cores, see BenchmarkRead for one core)\n\n", quantile(ms, 0.5), quantile(ms, 0.95))
-	fmt.Fprintf(w, "%-22s %6s %8s %8s %9s %9s\n", "group", "boards", "cells%", "perfect%", "corner50%", "corner95%")
+	fmt.Fprintf(w, "%-22s %6s %8s %8s %9s %9s %7s %8s\n", "group", "boards", "cells%", "perfect%", "corner50%", "corner95%", "seen%", "seenbd%")
 	groups := append(append([]Group{rep.All}, rep.Bands...), rep.Lightings...)
 	for _, g := range append(groups, rep.Densities...) {
-		fmt.Fprintf(w, "%-22s %6d %8.2f %8.1f %9.2f %9.2f\n", g.Name, g.Boards, 100*g.CellAccuracy(), 100*g.PerfectShare(),
-			100*g.CornerQuantile(0.5), 100*g.CornerQuantile(0.95))
+		fmt.Fprintf(w, "%-22s %6d %8.2f %8.1f %9.2f %9.2f %7.2f %8.1f\n", g.Name, g.Boards, 100*g.CellAccuracy(), 100*g.PerfectShare(),
+			100*g.CornerQuantile(0.5), 100*g.CornerQuantile(0.95), 100*g.SeenAccuracy(), 100*g.SeenPerfectShare())
 	}
 	fmt.Fprintf(w, "\nconfusion (rows true, columns read; only non-empty rows):\n%5s", "")
 	for _, c := range Classes {
@@ -519,13 +576,17 @@ func (rep Report) WriteText(w io.Writer) {
 			var d []string
 			for i := range s.Truth {
 				if s.Truth[i] != s.Read[i] {
-					d = append(d, fmt.Sprintf("%c%d %s->%s(%.2f)", 'A'+i/5, i%5+1, s.Truth[i], s.Read[i], s.Conf[i]))
+					hidden := ""
+					if s.Hidden[i] {
+						hidden = " hidden"
+					}
+					d = append(d, fmt.Sprintf("%c%d %s->%s(%.2f%s)", 'A'+i/5, i%5+1, s.Truth[i], s.Read[i], s.Conf[i], hidden))
 				}
 			}
 			fails = append(fails, fmt.Sprintf("  seed %d (el %.0f, az %.0f, %s): %s", s.Seed, s.Elevation, s.Azimuth, s.Lighting, strings.Join(d, ", ")))
 		}
 	}
-	fmt.Fprintf(w, "\nfailing seeds (%d):\n", len(fails))
+	fmt.Fprintf(w, "\nfailing seeds (%d; cells marked hidden are mostly out of the camera's sight):\n", len(fails))
 	for _, f := range fails {
 		fmt.Fprintln(w, f)
 	}

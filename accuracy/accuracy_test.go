@@ -72,13 +72,22 @@ func TestHarness(t *testing.T) {
 // writeTSV writes one line per seed, for comparing two runs seed by seed.
 func writeTSV(path string, rep Report) error {
 	var b strings.Builder
-	b.WriteString("seed\televation\tbuilt\tread\tworst_corner\twrong\n")
+	b.WriteString("seed\televation\tbuilt\tread\tworst_corner\twrong\thidden\thidden_wrong\n")
 	for _, s := range rep.Samples {
 		worst := 0.0
 		for _, c := range s.CornerPx {
 			worst = math.Max(worst, c/s.Pitch)
 		}
-		fmt.Fprintf(&b, "%d\t%.0f\t%d\t%t\t%.4f\t%d\n", s.Seed, s.Elevation, s.Truth.Built(), s.Err == nil, worst, s.Wrong)
+		hidden, hiddenWrong := 0, 0
+		for i, h := range s.Hidden {
+			if h {
+				hidden++
+				if s.Err != nil || s.Truth[i] != s.Read[i] {
+					hiddenWrong++
+				}
+			}
+		}
+		fmt.Fprintf(&b, "%d\t%.0f\t%d\t%t\t%.4f\t%d\t%d\t%d\n", s.Seed, s.Elevation, s.Truth.Built(), s.Err == nil, worst, s.Wrong, hidden, hiddenWrong)
 	}
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		return fmt.Errorf("writing per-seed figures: %w", err)

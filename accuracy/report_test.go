@@ -61,3 +61,29 @@ func TestSummariseDensities(t *testing.T) {
 		t.Errorf("crowded group %+v", cr)
 	}
 }
+
+// TestSummariseHidden: hidden cells leave the seen figures, a board whose
+// only wrong cell is hidden counts as right on its seen cells, and hidden
+// cells read surely are counted, right or wrong.
+func TestSummariseHidden(t *testing.T) {
+	truth := boardWith(5)
+	misread := truth
+	misread[0].Level, misread[1].Level = 2, 0
+	var hidden [25]bool
+	hidden[0], hidden[2] = true, true
+	var conf [25]float64
+	conf[0], conf[1], conf[2] = 0.95, 0.5, 0.99
+	rep := Report{Samples: []Sample{
+		{Truth: truth, Read: misread, Wrong: 2, Hidden: hidden, Conf: conf},
+		{Truth: truth, Read: truth, Hidden: hidden, Conf: conf},
+		{Truth: truth, Err: errors.New("no grid"), Wrong: 25, Hidden: hidden},
+	}}
+	rep.summarise()
+	a := rep.All
+	if a.Seen != 69 || a.SeenTokens != 45 || a.SeenPerfect != 1 {
+		t.Errorf("seen %d, right %d, boards right on them %d: want 69, 45, 1", a.Seen, a.SeenTokens, a.SeenPerfect)
+	}
+	if rep.Hidden != 4 || rep.HiddenRight != 3 || rep.HiddenSure != 4 || rep.HiddenSureWrong != 1 {
+		t.Errorf("hidden %d right %d sure %d sure wrong %d: want 4, 3, 4, 1", rep.Hidden, rep.HiddenRight, rep.HiddenSure, rep.HiddenSureWrong)
+	}
+}

@@ -1,0 +1,45 @@
+package sim
+
+import (
+	"testing"
+
+	"companion/observation"
+)
+
+// TestSight checks the sight of a bare cell with a pawn behind a domed
+// tower (B3 behind C3): hidden from a low camera straight ahead, seen from
+// straight above, and the bare corner cells seen from above.
+func TestSight(t *testing.T) {
+	tests := []struct {
+		name      string
+		elevation float64
+		hidden    bool
+	}{
+		{"low camera", 45, true},
+		{"top-down", 90, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := RandomScene(3)
+			s.Board = observation.Board{}
+			s.Board[7] = observation.Square{Occupant: observation.Dark}
+			s.Board[12] = observation.Square{Level: 4}
+			s.Camera.Elevation, s.Camera.Azimuth, s.Camera.Roll = tc.elevation, 0, 0
+			fitCamera(&s, 0.7, 0.5, 0.5)
+			got := Sight(s)
+			if h := got[7].Hidden(); h != tc.hidden {
+				t.Errorf("B3 hidden %v, want %v (sight %+v)", h, tc.hidden, got[7])
+			}
+			if got[7].Pawn < 0 || got[12].Pawn != -1 {
+				t.Errorf("pawn shares B3 %v C3 %v: want a share and -1", got[7].Pawn, got[12].Pawn)
+			}
+			if tc.elevation == 90 {
+				for _, i := range []int{0, 4, 20, 24} {
+					if c := got[i]; c.Top < 1 {
+						t.Errorf("cell %d seen %v from straight above", i, c.Top)
+					}
+				}
+			}
+		})
+	}
+}
