@@ -243,34 +243,37 @@ func (r *Reader) finishCells(all image.Rectangle, res *Result) {
 	if len(n) == 0 {
 		return
 	}
-	var lp [nHyp]float64
 	c.cellLogProbs(n)
 	c.secondLook(&r.px, &r.model, lookNetInUse())
+	var lp [25][nHyp]float64
+	var best [25]int
 	for i := range c.hyp {
-		lp = c.netLP[i]
+		lp[i] = c.netLP[i]
 		// A pawn that render and compare finds far worse than its best
 		// reading is not seen: the network has only been taught simulated
 		// frames, and sees pawns on bare cells of frames unlike them.
 		rc := c.netRow(0, i)[netScoresAt:]
-		for k := range lp {
+		for k := range lp[i] {
 			if sq := hypSquare(k); sq.Occupant != observation.Empty && float64(rc[k]) < -pawnVeto {
-				lp[k] = math.Inf(-1)
+				lp[i][k] = math.Inf(-1)
 			}
 		}
-		best := 0
-		for k := range lp {
-			if lp[k] > lp[best] {
-				best = k
+		for k := range lp[i] {
+			if lp[i][k] > lp[i][best[i]] {
+				best[i] = k
 			}
 		}
+	}
+	limitPawns(&lp, &best)
+	for i, k := range best {
 		// The confidence counts the vetoed pawns too: a pawn the network
 		// saw and render and compare did not is a doubt, not a certainty
 		// that the cell is bare.
 		var z float64
-		for k := range lp {
-			z += math.Exp(c.netLP[i][k] - lp[best])
+		for _, v := range c.netLP[i] {
+			z += math.Exp(v - lp[i][k])
 		}
-		res.Board[i] = hypSquare(best)
+		res.Board[i] = hypSquare(k)
 		res.Confidence[i] = 1 / z
 	}
 }
