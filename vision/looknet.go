@@ -38,9 +38,13 @@ const (
 	lookRimSteps = 5
 	lookRimAlong = 4 // points along a side
 	lookRims     = lookRimTiers * lookRimSides * lookRimSteps
-	lookInputs   = nHyp + lookPlaces*lookPerPlace + lookRims + netGeom
-	lookHidden   = 32
-	lookMagic    = "LNET"
+	// The corners: the grey contrast along each diagonal at lookDiagSteps
+	// distances, at each tier's top height.
+	lookDiagSteps = 9
+	lookDiags     = lookRimTiers * 4 * lookDiagSteps
+	lookInputs    = nHyp + lookPlaces*lookPerPlace + lookRims + lookDiags + netGeom
+	lookHidden    = 32
+	lookMagic     = "LNET"
 )
 
 // lookZ are the heights (pitches) above a pawn's footing sampled: its base,
@@ -180,6 +184,7 @@ func (c *cellCtx) lookInput(px *pixels, m *colourModel, i int, lp *[nHyp]float64
 		}
 	}
 	q += c.rimInput(i, x[q:q+lookRims])
+	q += c.diagInput(i, x[q:q+lookDiags])
 	copy(x[q:q+netGeom], c.netRow(0, i)[netInputs-netGeom:])
 }
 
@@ -233,6 +238,52 @@ func (c *cellCtx) rimInput(i int, out []float32) int {
 		}
 	}
 	return lookRims
+}
+
+// lookDiagFirst and lookDiagStep (pitches) place the diagonals' samples:
+// from inside level 3's round top (radius 0.33-0.4) out past level 1's
+// square corner (0.64-0.69 from the centre).
+const (
+	lookDiagFirst = 0.3
+	lookDiagStep  = 0.05
+)
+
+// diagInput fills out (lookDiags) with the grey contrast along each
+// diagonal of cell i at each tier's top height. Seen from above, a square
+// top and a round one differ at their corners (a level-2 block's corner
+// stands where level 3's round top has long ended), and a level-2 block's
+// corner stands inside level 1's. It gives lookDiags.
+func (c *cellCtx) diagInput(i int, out []float32) int {
+	for j := range out {
+		out[j] = 0
+	}
+	g := c.gray
+	if g.p == nil {
+		return lookDiags
+	}
+	s := &c.set
+	tops := [lookRimTiers]float64{s.tier1Top, s.tier2Top, s.tier3Top}
+	cx, cy := float64(i%5)+0.5, float64(i/5)+0.5
+	k := 0
+	for _, z := range tops {
+		for _, d := range [4][2]float64{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
+			d[0], d[1] = d[0]/math.Sqrt2, d[1]/math.Sqrt2
+			for st := 0; st < lookDiagSteps; st++ {
+				r := lookDiagFirst + lookDiagStep*float64(st)
+				p := c.cam.project(cx+r*d[0], cy+r*d[1], z)
+				q := c.cam.project(cx+(r+0.05)*d[0], cy+(r+0.05)*d[1], z)
+				nx, ny := q.X-p.X, q.Y-p.Y
+				nl := math.Hypot(nx, ny)
+				x, y := int(p.X), int(p.Y)
+				if nl > 1e-6 && x >= 1 && y >= 1 && x < g.w-1 && y < g.h-1 {
+					gx, gy := g.gradient(x, y)
+					out[k] = float32(math.Abs(gx*nx+gy*ny) / nl / 64)
+				}
+				k++
+			}
+		}
+	}
+	return lookDiags
 }
 
 // lookRing points at lookRingRadius (pitches) about a pawn's axis are

@@ -232,3 +232,81 @@ func lookProbe(m int) (x, xs, hid []float32) {
 	}
 	return x, make([]float32, lookInputs), make([]float32, lookHidden)
 }
+
+// TestDiagInputTellsRoundFromSquare paints, as the camera would see it, a
+// level-2 block's square top and then level 3's round top, bright on a
+// dark frame: along the diagonals the square's contrast must peak at its
+// corners and the round top's at its radius, with nothing where a square
+// of its width would have its corners.
+func TestDiagInputTellsRoundFromSquare(t *testing.T) {
+	h, ok := homographyFromCorners([4][2]float64{{100, 80}, {300, 80}, {330, 330}, {70, 330}})
+	if !ok {
+		t.Fatal("no homography")
+	}
+	const w = 400
+	c := &cellCtx{cam: poseWithFocal(h, w/2, w/2, 400), set: defaultSet}
+	const cell = 12 // C3, the middle
+	stepOf := func(r float64) int { return int(math.Round((r - lookDiagFirst) / lookDiagStep)) }
+	paint := func(n int, radius, z float64) {
+		poly := make([]pt, n)
+		for k := range poly {
+			a := 2*math.Pi*float64(k)/float64(n) + math.Pi/float64(n)
+			poly[k] = c.cam.project(2.5+radius*math.Cos(a), 2.5+radius*math.Sin(a), z)
+		}
+		img := make([]uint8, w*w)
+		for y := 0; y < w; y++ {
+			for x := 0; x < w; x++ {
+				img[y*w+x] = 200
+				px, py := float64(x)+0.5, float64(y)+0.5 // the pixel's centre
+				for k := range poly {
+					a, b := poly[k], poly[(k+1)%n]
+					if (b.X-a.X)*(py-a.Y)-(b.Y-a.Y)*(px-a.X) < 0 {
+						img[y*w+x] = 40
+						break
+					}
+				}
+			}
+		}
+		c.gray = grayImg{img, w, w}
+	}
+	tests := []struct {
+		name       string
+		sides      int
+		radius     float64 // of the painted polygon's corners
+		tier       int
+		peak, none int // the steps with the edge and with no edge
+	}{
+		{"level 2's square", 4, defaultSet.tier2Width / math.Sqrt2, 1,
+			stepOf(defaultSet.tier2Width / math.Sqrt2), stepOf(defaultSet.tier2Width / 2)},
+		{"level 3's round top", 64, defaultSet.tier3Width / 2, 2,
+			stepOf(defaultSet.tier3Width / 2), stepOf(defaultSet.tier3Width / math.Sqrt2)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.peak < 0 || tc.none < 0 || tc.peak >= lookDiagSteps || tc.none >= lookDiagSteps || tc.peak == tc.none {
+				t.Fatalf("steps %d and %d: the default set's widths fall outside the diagonals' samples", tc.peak, tc.none)
+			}
+			top := [lookRimTiers]float64{defaultSet.tier1Top, defaultSet.tier2Top, defaultSet.tier3Top}[tc.tier]
+			paint(tc.sides, tc.radius, top)
+			out := make([]float32, lookDiags)
+			if n := c.diagInput(cell, out); n != lookDiags {
+				t.Fatalf("diagInput gave %d, want %d", n, lookDiags)
+			}
+			for d := 0; d < 4; d++ {
+				row := out[(tc.tier*4+d)*lookDiagSteps : (tc.tier*4+d+1)*lookDiagSteps]
+				best := 0
+				for st := range row {
+					if row[st] > row[best] {
+						best = st
+					}
+				}
+				if best < tc.peak-1 || best > tc.peak+1 {
+					t.Errorf("diagonal %d: contrast peaks at step %d (%v), want about %d", d, best, row, tc.peak)
+				}
+				if row[tc.none] > row[best]/3 {
+					t.Errorf("diagonal %d: contrast %.2f at step %d, want little beside the peak's %.2f", d, row[tc.none], tc.none, row[best])
+				}
+			}
+		})
+	}
+}
