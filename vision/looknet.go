@@ -206,7 +206,7 @@ func (c *cellCtx) rimInput(i int, out []float32) int {
 		return lookRims
 	}
 	s := &c.set
-	tops := [lookRimTiers]float64{s.tier1Top, s.tier2Top, s.tier3Top}
+	tops := s.tierTops()
 	halves := [lookRimTiers]float64{s.tier1Width / 2, s.tier2Width / 2, s.tier3Width / 2}
 	cx, cy := float64(i%5)+0.5, float64(i/5)+0.5
 	// Outward normals and along-side directions of the four sides.
@@ -261,8 +261,7 @@ func (c *cellCtx) diagInput(i int, out []float32) int {
 	if g.p == nil {
 		return lookDiags
 	}
-	s := &c.set
-	tops := [lookRimTiers]float64{s.tier1Top, s.tier2Top, s.tier3Top}
+	tops := c.set.tierTops()
 	cx, cy := float64(i%5)+0.5, float64(i/5)+0.5
 	k := 0
 	for _, z := range tops {
@@ -284,6 +283,11 @@ func (c *cellCtx) diagInput(i int, out []float32) int {
 		}
 	}
 	return lookDiags
+}
+
+// tierTops gives the heights of the three tiers' tops.
+func (s *pieceSet) tierTops() [lookRimTiers]float64 {
+	return [lookRimTiers]float64{s.tier1Top, s.tier2Top, s.tier3Top}
 }
 
 // lookRing points at lookRingRadius (pitches) about a pawn's axis are

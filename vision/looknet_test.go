@@ -286,7 +286,7 @@ func TestDiagInputTellsRoundFromSquare(t *testing.T) {
 			if tc.peak < 0 || tc.none < 0 || tc.peak >= lookDiagSteps || tc.none >= lookDiagSteps || tc.peak == tc.none {
 				t.Fatalf("steps %d and %d: the default set's widths fall outside the diagonals' samples", tc.peak, tc.none)
 			}
-			top := [lookRimTiers]float64{defaultSet.tier1Top, defaultSet.tier2Top, defaultSet.tier3Top}[tc.tier]
+			top := defaultSet.tierTops()[tc.tier]
 			paint(tc.sides, tc.radius, top)
 			out := make([]float32, lookDiags)
 			if n := c.diagInput(cell, out); n != lookDiags {
