@@ -141,18 +141,28 @@ func TestColourDistances(t *testing.T) {
 	}
 }
 
+// obliqueSide is the side of obliqueCtx's square frame (pixels).
+const obliqueSide = 400
+
+// obliqueCtx is a cell reading of the default set seen from the front
+// and above, the board filling most of an obliqueSide-pixel frame: the
+// frame the rims' and diagonals' tests paint.
+func obliqueCtx(t *testing.T) *cellCtx {
+	t.Helper()
+	h, ok := homographyFromCorners([4][2]float64{{100, 80}, {300, 80}, {330, 330}, {70, 330}})
+	if !ok {
+		t.Fatal("no homography")
+	}
+	return &cellCtx{cam: poseWithFocal(h, obliqueSide/2, obliqueSide/2, 400), set: defaultSet}
+}
+
 // TestRimInputFindsTheStep paints the top of a level-2 tower, as the
 // camera would see it, bright on a dark frame: the rims must find its edge
 // at the default set's width on every side, and no edge where a level-1
 // block's top would end.
 func TestRimInputFindsTheStep(t *testing.T) {
-	h, ok := homographyFromCorners([4][2]float64{{100, 80}, {300, 80}, {330, 330}, {70, 330}})
-	if !ok {
-		t.Fatal("no homography")
-	}
-	const w = 400
-	c := &cellCtx{cam: poseWithFocal(h, w/2, w/2, 400), set: defaultSet}
-	const cell = 12 // C3, the middle
+	c := obliqueCtx(t)
+	const w, cell = obliqueSide, 12 // C3, the middle
 	half := defaultSet.tier2Width / 2
 	var quad [4]pt
 	for k, d := range [4][2]float64{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
@@ -239,13 +249,8 @@ func lookProbe(m int) (x, xs, hid []float32) {
 // corners and the round top's at its radius, with nothing where a square
 // of its width would have its corners.
 func TestDiagInputTellsRoundFromSquare(t *testing.T) {
-	h, ok := homographyFromCorners([4][2]float64{{100, 80}, {300, 80}, {330, 330}, {70, 330}})
-	if !ok {
-		t.Fatal("no homography")
-	}
-	const w = 400
-	c := &cellCtx{cam: poseWithFocal(h, w/2, w/2, 400), set: defaultSet}
-	const cell = 12 // C3, the middle
+	c := obliqueCtx(t)
+	const w, cell = obliqueSide, 12 // C3, the middle
 	stepOf := func(r float64) int { return int(math.Round((r - lookDiagFirst) / lookDiagStep)) }
 	paint := func(n int, radius, z float64) {
 		poly := make([]pt, n)
