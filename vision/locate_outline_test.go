@@ -64,13 +64,25 @@ func TestSquareFar(t *testing.T) {
 			f := tt.fk * float64(h)
 			cam := viewCamera(w, h, f, tt.el, tt.az, 9)
 			a1, a5, e5, e1 := cam.project(0, 0, 0), cam.project(5, 0, 0), cam.project(5, 5, 0), cam.project(0, 5, 0)
-			far, ok := squareFar(homLine(lineThrough(a1, e1)), homLine(lineThrough(a5, e5)), homLine(lineThrough(e1, e5)), e1, e5, f, cam.cx, cam.cy)
-			if !ok {
-				t.Fatal("no far side found")
-			}
-			for i, want := range []pt{a1, a5} {
-				if d := math.Hypot(far[i].X-want.X, far[i].Y-want.Y); d > 0.01 {
-					t.Errorf("far corner %d at %.2f,%.2f, want %.2f,%.2f", i, far[i].X, far[i].Y, want.X, want.Y)
+			// The near side with the left and right ones; the left side
+			// with the far and near ones (towers hiding the right side).
+			for _, c := range []struct {
+				name                 string
+				a, b, mid            [2]pt
+				pa, pb, wantA, wantB pt
+			}{
+				{"near", [2]pt{a1, e1}, [2]pt{a5, e5}, [2]pt{e1, e5}, e1, e5, a1, a5},
+				{"left", [2]pt{a1, a5}, [2]pt{e1, e5}, [2]pt{a1, e1}, a1, e1, a5, e5},
+			} {
+				fars, oks := squareFar(homLine(lineThrough(c.a[0], c.a[1])), homLine(lineThrough(c.b[0], c.b[1])), homLine(lineThrough(c.mid[0], c.mid[1])), c.pa, c.pb, f, cam.cx, cam.cy)
+				found := false
+				for k, far := range fars {
+					if oks[k] && math.Hypot(far[0].X-c.wantA.X, far[0].Y-c.wantA.Y) < 0.01 && math.Hypot(far[1].X-c.wantB.X, far[1].Y-c.wantB.Y) < 0.01 {
+						found = true
+					}
+				}
+				if !found {
+					t.Errorf("%s: neither square %v (valid %v) has its far corners at %v, %v", c.name, fars, oks, c.wantA, c.wantB)
 				}
 			}
 		})
@@ -126,8 +138,8 @@ func TestOutlineGridsFindDrawnBoard(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, lines := r.outlineEdges()
-		rows, cols := familyLines(lines, r.gray.Cols(), r.gray.Rows(), outlineLines)
-		grids := r.outlineGrids(rows, cols)
+		rows, cols := familyLines(lines, r.gray.Cols(), r.gray.Rows(), outlineNear.lines)
+		grids := r.outlineGrids(rows, cols, outlineNear)
 		best := math.Inf(1)
 		for _, g := range grids {
 			best = math.Min(best, pitchErr(cornersOf(scaleHomography(g.h, 1/scale)), truth))

@@ -390,8 +390,14 @@ func (r *Reader) gridCandidates(scale float64, w, h int) []scoredGrid {
 	// screening above, by dividers, would drop them.
 	if !dividersSure(all) {
 		_, raw := r.outlineEdges()
-		orows, ocols := familyLines(raw, rw, rh, outlineLines)
-		for _, q := range r.outlineGrids(orows, ocols) {
+		orows, ocols := familyLines(raw, rw, rh, max(outlineNear.lines, outlineWide.lines))
+		qs := r.outlineGrids(orows, ocols, outlineNear)
+		for _, q := range r.outlineGrids(orows, ocols, outlineWide) {
+			if !nearAny(qs, q.h) {
+				qs = append(qs, q)
+			}
+		}
+		for _, q := range qs {
 			try(scaleHomography(q.h, 1/scale))
 		}
 	}
@@ -574,4 +580,14 @@ func squared(h homography, w, hh int) homography {
 func (r *Reader) gridScore(h homography, n int) float64 {
 	_, share := r.refineDividers(h, 1, n)
 	return share + r.frameEvidence(h)
+}
+
+// nearAny reports whether grid h is within 0.3 pitch of one of qs.
+func nearAny(qs []quadCand, h homography) bool {
+	for _, q := range qs {
+		if sameGridTol(q.h, h, 0.3) {
+			return true
+		}
+	}
+	return false
 }
