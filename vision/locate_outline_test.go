@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"fmt"
 	"image"
 	"image/color"
 	"math"
@@ -148,5 +149,42 @@ func TestOutlineGridsFindDrawnBoard(t *testing.T) {
 			t.Errorf("elevation %.0f: nearest of %d outline grids %.3f pitches off, want within 0.1", el, len(grids), best)
 		}
 		m.Close()
+	}
+}
+
+func TestVaried(t *testing.T) {
+	deg := func(d ...float64) []hline {
+		var out []hline
+		for i, x := range d {
+			out = append(out, hline{rho: float64(i), theta: x * math.Pi / 180})
+		}
+		return out
+	}
+	rhos := func(ls []hline) []float64 {
+		var out []float64
+		for _, l := range ls {
+			out = append(out, l.rho)
+		}
+		return out
+	}
+	cases := []struct {
+		name      string
+		ls        []hline
+		n, perBin int
+		want      []float64 // the lines taken, by their place in ls
+	}{
+		{"no cap", deg(90, 90.5, 91, 120), 3, 0, []float64{0, 1, 2}},
+		{"capped bin", deg(90, 90.5, 91, 120), 3, 2, []float64{0, 1, 3}},
+		{"filled from the rest", deg(90, 90.5, 91, 91.5), 3, 2, []float64{0, 1, 2}},
+		{"fewer than n", deg(10, 50), 5, 1, []float64{0, 1}},
+		{"bins split at 3 degrees", deg(89.9, 90.1, 90.2), 2, 1, []float64{0, 1}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := rhos(varied(c.ls, c.n, c.perBin))
+			if fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("varied = %v, want %v", got, c.want)
+			}
+		})
 	}
 }

@@ -390,7 +390,7 @@ func (r *Reader) gridCandidates(scale float64, w, h int) []scoredGrid {
 	// screening above, by dividers, would drop them.
 	if !dividersSure(all) {
 		_, raw := r.outlineEdges()
-		orows, ocols := familyLines(raw, rw, rh, max(outlineNear.lines, outlineWide.lines))
+		orows, ocols := familyLines(raw, rw, rh, outlinePool)
 		qs := r.outlineGrids(orows, ocols, outlineNear)
 		for _, q := range r.outlineGrids(orows, ocols, outlineWide) {
 			if !nearAny(qs, q.h) {
