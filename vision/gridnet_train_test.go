@@ -241,6 +241,10 @@ func TestTrainGridNet(t *testing.T) {
 	}
 	r0, p0 := picks(nil, check)
 	t.Logf("%d training frames; check frames: crowdedScore picks a right grid in %d of %d that have one (%d crowded frames)", len(train), r0, p0, len(check))
+	if builtinGridNet != nil {
+		rs, _ := picks(builtinGridNet, check)
+		t.Logf("the shipped network: %d of %d; median distance %.4f pitch", rs, p0, pickErr(builtinGridNet, check))
+	}
 	n := fitGridNet(t, train, check)
 	r1, _ := picks(n, check)
 	t.Logf("with the network: %d of %d; median distance of the picks %.4f pitch (crowdedScore alone %.4f)", r1, p0, pickErr(n, check), pickErr(nil, check))

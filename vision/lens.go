@@ -23,6 +23,13 @@ var kappaSteps = func() []float64 {
 	return k
 }()
 
+// maxLensMove is the most (the worst corner, in pitches) the lens refit
+// may move the grid's corners. The sim's lenses bow a board's edge by a
+// few hundredths of a pitch; on crowded boards lines fitted to blocks'
+// edges moved right grids' corners 0.15-0.25 pitch off (check seeds 20054,
+// 20216, 20224, 20260).
+const maxLensMove = 0.1
+
 // minLinePoints is how many divider points a grid line needs to count
 // towards the distortion estimate.
 const minLinePoints = 8

@@ -72,15 +72,39 @@ func (r *Reader) locateGrid(scale float64, w, h int) (homography, float64, float
 	}
 	r.gridUnsure = unsure
 	g := best.h
-	if gf, _ := r.refineFinal(g, 2, linePoints); plausibleGrid(cornersOf(gf), w, h) && squareError(gf, w, h) < maxSquareError {
+	conf := gridConfidence(best.base)
+	if gf, _ := r.refineFinal(g, 2, linePoints); plausibleGrid(cornersOf(gf), w, h) && squareError(gf, w, h) < maxSquareError && (conf >= 1 || r.fairMove(g, gf)) {
 		g = gf
 	}
 	// The share of the grid lines where the dividers were found, moved by
 	// the frame's evidence: wrong grids score up to about 0.5, right ones
 	// 0.55 to 1. The top faces help choose a grid but not this: a grid a
 	// fifth of a cell off still has its faces near its cells' centres.
-	return g, best.s, gridConfidence(best.base), true
+	return g, best.s, conf, true
 }
+
+// fairMove tells whether the final refinement's move of a grid whose
+// dividers are not surely seen, from g to gf, is to be kept. On a crowded
+// board the few dividers found can be a block's edges, and right grids
+// were dragged a fifth to half a pitch off (check seeds 20084, 21032,
+// 20216); a move so large is kept only if the dividers are found along
+// the new lines at least as often as along the old (seeds 5099, 20147).
+func (r *Reader) fairMove(g, gf homography) bool {
+	if pitchErr(cornersOf(gf), cornersOf(g)) < maxFinalMove {
+		return true
+	}
+	_, before := r.refineFinal(g, 1, linePoints)
+	_, after := r.refineFinal(gf, 1, linePoints)
+	return after >= before-finalSlack
+}
+
+// maxFinalMove is the largest move (the worst corner, in pitches) of the
+// final refinement kept unchecked; finalSlack how much fewer of the
+// divider places the moved grid may find.
+const (
+	maxFinalMove = 0.15
+	finalSlack   = 0.01
+)
 
 // boardShown tells whether a grid's scores show a board at all: its
 // dividers and frame (minDividers), or, on crowded boards that hide them,

@@ -166,7 +166,7 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 	}
 	res.Corners = cornersOf(h)
 	if corners == nil && useLens {
-		if c, ok := r.lensCorners(h); ok && plausibleGrid(c, src.Cols(), src.Rows()) {
+		if c, ok := r.lensCorners(h); ok && plausibleGrid(c, src.Cols(), src.Rows()) && pitchErr(c, cornersOf(h)) < maxLensMove {
 			res.Corners = c
 		}
 	}
