@@ -22,6 +22,7 @@ var (
 	lookDecay  = flag.Float64("lookdecay", 1e-4, "with -trainlook: weight decay")
 	lookOut    = flag.String("lookout", "looknet.bin", "with -trainlook: where the network is written")
 	lookSeed   = flag.Int64("lookseed", 1, "with -trainlook: the seed of the weights' start and the batches' order")
+	lookCold   = flag.Bool("lookcold", false, "with -trainlook: each seed read cold too (kept when the grid is right), so that the network sees the found grids' errors")
 )
 
 // lookSample is one cell's second-look inputs and its true hypothesis.
@@ -31,9 +32,9 @@ type lookSample struct {
 }
 
 // collectLook reads each seed near its true corners knocked by up to a
-// tenth of a pitch (kept when the grid is right) and at its corners moved
-// a few hundredths of a pitch, the cell networks deciding and no second
-// look, and gives every cell's second-look inputs with its truth. Two
+// tenth of a pitch (kept when the grid is right), cold if -lookcold (kept
+// likewise), and at its corners moved a few hundredths of a pitch, the
+// cell networks deciding and no second look, and gives every cell's second-look inputs with its truth. Two
 // readers share the seeds.
 func collectLook(t *testing.T, a, b int64) []lookSample {
 	defer func(f func() lookNets) { lookNetInUse = f }(lookNetInUse)
@@ -64,6 +65,11 @@ func collectLook(t *testing.T, a, b int64) []lookSample {
 				}
 				if res, err := r.ReadNear(m, sim.Nudge(truth.Corners, 0.1, rng)); err == nil && cornerErr(res.Corners, truth.Corners) < pitch/4 {
 					add()
+				}
+				if *lookCold {
+					if res, err := r.Read(m); err == nil && cornerErr(res.Corners, truth.Corners) < pitch/4 {
+						add()
+					}
 				}
 				c := truth.Corners
 				for k := range c {
