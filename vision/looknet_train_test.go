@@ -34,8 +34,8 @@ type lookSample struct {
 // collectLook reads each seed near its true corners knocked by up to a
 // tenth of a pitch (kept when the grid is right), cold if -lookcold (kept
 // likewise), and at its corners moved a few hundredths of a pitch, the
-// cell networks deciding and no second look, and gives every cell's second-look inputs with its truth. Two
-// readers share the seeds.
+// cell networks deciding and no second look, and gives every cell's
+// second-look inputs with its truth. Two readers share the seeds.
 func collectLook(t *testing.T, a, b int64) []lookSample {
 	defer func(f func() lookNets) { lookNetInUse = f }(lookNetInUse)
 	lookNetInUse = func() lookNets { return nil }
@@ -102,7 +102,12 @@ func cachedLook(t *testing.T, rg string, training bool) []lookSample {
 	if *lookCache == "" {
 		return collectLook(t, a, b)
 	}
-	path := fmt.Sprintf("%s/look-%d-%d-%d.gob", *lookCache, a, b, lookInputs)
+	// Cold reads add cells: a cache collected without them is another.
+	cold := ""
+	if *lookCold {
+		cold = "-cold"
+	}
+	path := fmt.Sprintf("%s/look-%d-%d-%d%s.gob", *lookCache, a, b, lookInputs, cold)
 	var out []lookSample
 	if loadGob(path, &out) {
 		return out
