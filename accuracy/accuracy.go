@@ -88,6 +88,7 @@ type Sample struct {
 	Pitch     float64    // mean cell pitch in pixels
 	Millis    float64
 	Conf      [25]float64
+	GridConf  float64 // the reader's grid confidence
 	// Hidden marks the cells whose top or pawn the camera mostly cannot
 	// see, nearer pieces standing in the way (sim.Sight).
 	Hidden [25]bool
@@ -122,10 +123,14 @@ type Report struct {
 	// a confidence of sureConf or more (TABLE.md: a cell that cannot be
 	// seen is never guessed with high confidence), and of those wrong.
 	Hidden, HiddenRight, HiddenSure, HiddenSureWrong int
+	// Sure counts the cells read at sureConf or more, SureWrong those of
+	// them wrong.
+	Sure, SureWrong int
 }
 
-// sureConf is the confidence from which a cell counts as read surely.
-const sureConf = 0.9
+// sureConf is the confidence from which a cell counts as read surely:
+// the companion takes it without asking.
+const sureConf = vision.SureConfidence
 
 // Classes are the token classes of the confusion table.
 var Classes = func() []string {
@@ -276,6 +281,7 @@ func measure(rd rendered, reader Reader) Sample {
 	s.Read = res.Board
 	s.Millis = res.Millis
 	s.Conf = res.Confidence
+	s.GridConf = res.GridConfidence
 	for i := 0; i < 4; i++ {
 		s.CornerPx[i] = math.Hypot(res.Corners[i][0]-t.Corners[i][0], res.Corners[i][1]-t.Corners[i][1])
 	}
@@ -395,6 +401,12 @@ func (rep *Report) summarise() {
 					if !right {
 						rep.HiddenSureWrong++
 					}
+				}
+			}
+			if s.Conf[i] >= sureConf {
+				rep.Sure++
+				if s.Truth[i] != s.Read[i] {
+					rep.SureWrong++
 				}
 			}
 			k := int(s.Conf[i] * 10)
@@ -524,8 +536,14 @@ func (rep Report) WriteText(w io.Writer) {
 	}
 	fmt.Fprintf(w, "cells the camera sees (sim.Sight): %d of %d, exactly right %.2f%%; boards with every seen cell right %.1f%%\n",
 		rep.All.Seen, rep.All.Boards*25, 100*rep.All.SeenAccuracy(), 100*rep.All.SeenPerfectShare())
-	fmt.Fprintf(w, "hidden cells on the boards read: %d, right %d, read at confidence %.1f or more %d (%d of them wrong)\n",
+	fmt.Fprintf(w, "hidden cells on the boards read: %d, right %d, read at confidence %.2f or more %d (%d of them wrong)\n",
 		rep.Hidden, rep.HiddenRight, sureConf, rep.HiddenSure, rep.HiddenSureWrong)
+	read := 0
+	for _, h := range rep.ConfHist {
+		read += h[0] + h[1]
+	}
+	fmt.Fprintf(w, "cells read at confidence %.2f or more (taken without asking): %d of %d read (%.1f%%), %d of them wrong (%.2f%%)\n",
+		sureConf, rep.Sure, read, 100*float64(rep.Sure)/math.Max(1, float64(read)), rep.SureWrong, 100*float64(rep.SureWrong)/math.Max(1, float64(rep.Sure)))
 	var ms []float64
 	for _, s := range rep.Samples {
 		if s.Err == nil {

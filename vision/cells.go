@@ -99,6 +99,8 @@ type cellCtx struct {
 	lookHid []float32
 	// fillBuf is fill's room for the rows' spans.
 	fillBuf []float64
+	// agree is each cell's agreement (agreement) on the pick read.
+	agree [25][2]float64
 }
 
 func (r *Reader) readCells(h homography, res *Result) {
@@ -198,7 +200,7 @@ func (r *Reader) readCells(h homography, res *Result) {
 	// its cells read much more surely: likelihoods under the two colour
 	// models do not compare fairly (without a block colour, block tops
 	// pass for a sharp board colour), but the networks' confidence does.
-	withBlock := *res
+	withBlock, agreeKept := *res, c.agree
 	r.lookKept = append(r.lookKept[:0], c.lookIn...)
 	setBoard(noBlockAt)
 	bestLL = math.Inf(-1)
@@ -211,6 +213,7 @@ func (r *Reader) readCells(h homography, res *Result) {
 	if meanConf(res.Confidence[:]) < meanConf(withBlock.Confidence[:])+noBlockMargin {
 		*res = withBlock
 		copy(c.lookIn, r.lookKept)
+		c.agree = agreeKept
 	}
 }
 
@@ -275,7 +278,31 @@ func (r *Reader) finishCells(all image.Rectangle, res *Result) {
 		}
 		res.Board[i] = hypSquare(k)
 		res.Confidence[i] = 1 / z
+		c.agree[i] = c.agreement(i, k)
 	}
+}
+
+// agreement gives how far the reading's parts agree on cell i's pick k:
+// the share of the grid and its shifts (netShifts) whose networks alone
+// pick it, and 1 when render and compare picked it too.
+func (c *cellCtx) agreement(i, k int) [2]float64 {
+	var a [2]float64
+	for s := 0; s <= len(netShifts); s++ {
+		lp := &c.netOut[s*25+i]
+		best := 0
+		for h := range lp {
+			if lp[h] > lp[best] {
+				best = h
+			}
+		}
+		if best == k {
+			a[0] += 1 / float64(len(netShifts)+1)
+		}
+	}
+	if c.hyp[i] == k {
+		a[1] = 1
+	}
+	return a
 }
 
 // pawnVeto is how far (in the confidence's temperature units) below render

@@ -25,10 +25,14 @@ type Result struct {
 	// Corners are the outer corners of the 5x5 grid in image pixels, in the
 	// order A1 (top left), A5 (top right), E5 (bottom right), E1 (bottom left).
 	Corners [4][2]float64
-	// Confidence is each cell's confidence in 0..1 (index row*5+col).
+	// Confidence is each cell's confidence in 0..1 (index row*5+col): the
+	// chance that it is read right (confidence.go), grid included; a cell
+	// the camera cannot see is at most 0.5. Take a cell without asking
+	// only from SureConfidence.
 	Confidence [25]float64
-	// GridConfidence is how sure the grid's place is, in 0..1 (1 when the
-	// corners were given); every cell's confidence is at most this.
+	// GridConfidence is how plainly the grid's dividers and frame show, in
+	// 0..1 (1 when the corners were given): low on crowded boards, whose
+	// grids are still mostly right.
 	GridConfidence float64
 	// Millis is the recognition time, decoding excluded.
 	Millis float64
@@ -55,6 +59,10 @@ type Reader struct {
 	// edgesReady says edges is the current frame's: prepare clears it, so
 	// that nothing reads the last frame's edges.
 	edgesReady bool
+
+	// confIn are the last reading's cells' confidence features
+	// (confFeatures), kept for learning the confidence model.
+	confIn [25][nConfFeatures]float64
 
 	// gridUnsure is set by locateGrid when the grid it found is weak and
 	// shows no divider ridges (boardShown): its cells must read crowded.
@@ -185,8 +193,13 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 		return res, ErrNoGrid
 	}
 	res.GridConfidence = gridConf
-	for i := range res.Confidence {
-		res.Confidence[i] *= gridConf
+	r.confIn = r.confFeatures(res.Board, res.Confidence, gridConf, corners == nil && r.gridUnsure)
+	if confModelInUse() {
+		res.Confidence = calibrated(r.confIn, confWeights)
+	} else {
+		for i := range res.Confidence {
+			res.Confidence[i] *= gridConf
+		}
 	}
 	res.Millis = float64(time.Since(start).Microseconds()) / 1000
 	return res, nil

@@ -13,6 +13,7 @@ import (
 
 	"companion/calib"
 	"companion/sim"
+	"companion/vision"
 )
 
 func TestCalibrateFlags(t *testing.T) {
@@ -136,7 +137,7 @@ func TestCalibrateThenRead(t *testing.T) {
 			switch {
 			case have[c] == want[c]:
 				right++
-			case got.Confidence[r][c] >= 0.5:
+			case got.Confidence[r][c] >= vision.SureConfidence:
 				t.Errorf("read --calib misread cell %c%d of the calibration photo as %q (want %q) at confidence %.2f", 'A'+r, c+1, have[c], want[c], got.Confidence[r][c])
 			}
 		}

@@ -1,0 +1,282 @@
+package vision
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"companion/sim"
+)
+
+var (
+	trainConf = flag.String("trainconf", "", "learn the confidence model on these sim seeds read cold (ranges a-b,c-d; seeds the networks never saw: 17000-19999)")
+	confCheck = flag.String("confcheck", "20000-20299,21000-21199", "with -trainconf: the seeds it is checked on")
+	confCache = flag.String("confcache", "", "with -trainconf: keep the collected features in this folder")
+	confL2    = flag.Float64("confl2", 1e-3, "with -trainconf: the weights' ridge penalty, per cell")
+)
+
+// confSample is one cell of a cold reading: its confidence features,
+// whether it was read right, whether the camera sees it (sim.Sight), and
+// the confidence reported without the model.
+type confSample struct {
+	X      [nConfFeatures]float64
+	Right  bool
+	Hidden bool
+	Old    float64
+}
+
+// collectConf reads each seed cold, the confidence model off, and gives
+// the cells of the frames read. Two readers share the seeds.
+func collectConf(t *testing.T, a, b int64) []confSample {
+	defer func(f func() bool) { confModelInUse = f }(confModelInUse)
+	confModelInUse = func() bool { return false }
+	const workers = 2
+	parts := make([][]confSample, workers)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := NewReader()
+			defer r.Close()
+			for s := a + int64(w); s <= b; s += workers {
+				m, truth, err := loadSimFrame(s)
+				if err != nil {
+					errs[w] = err
+					return
+				}
+				res, err := r.Read(m)
+				m.Close()
+				if err != nil {
+					continue
+				}
+				sight := sim.Sight(sim.RandomScene(s))
+				for i := 0; i < 25; i++ {
+					parts[w] = append(parts[w], confSample{r.confIn[i], res.Board[i] == truth.Board[i], sight[i].Hidden(), res.Confidence[i]})
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out []confSample
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// cachedConf is collectConf over the ranges "a-b,c-d", each kept in
+// -confcache.
+func cachedConf(t *testing.T, ranges string, training bool) []confSample {
+	var out []confSample
+	for _, rg := range strings.Split(ranges, ",") {
+		a, b := seedRange(t, rg, training)
+		path := fmt.Sprintf("%s/conf-%d-%d-%d.gob", *confCache, a, b, nConfFeatures)
+		var part []confSample
+		if *confCache == "" || !loadGob(path, &part) {
+			part = collectConf(t, a, b)
+			if *confCache != "" {
+				keepGob(t, path, part)
+			}
+		}
+		out = append(out, part...)
+	}
+	return out
+}
+
+// fitConf fits the logistic model by Newton's method with a ridge penalty
+// (not on the bias).
+func fitConf(samples []confSample, l2 float64) [nConfFeatures + 1]float64 {
+	const n = nConfFeatures + 1
+	var w [n]float64
+	for iter := 0; iter < 30; iter++ {
+		var g [n]float64
+		var hm [n][n]float64
+		for _, s := range samples {
+			var x [n]float64
+			copy(x[:], s.X[:])
+			x[nConfFeatures] = 1
+			p := confProb(s.X, w)
+			y := 0.0
+			if s.Right {
+				y = 1
+			}
+			for a := 0; a < n; a++ {
+				g[a] += (p - y) * x[a]
+				for b := 0; b < n; b++ {
+					hm[a][b] += p * (1 - p) * x[a] * x[b]
+				}
+			}
+		}
+		// A little ridge always, so that a feature that never varies
+		// leaves the system solvable.
+		reg := math.Max(l2, 1e-9) * float64(len(samples))
+		for a := 0; a < nConfFeatures; a++ {
+			g[a] += reg * w[a]
+			hm[a][a] += reg
+		}
+		d, ok := solveSym(hm, g)
+		if !ok {
+			break
+		}
+		step := 0.0
+		for a := range w {
+			w[a] -= d[a]
+			step = math.Max(step, math.Abs(d[a]))
+		}
+		if step < 1e-7 {
+			break
+		}
+	}
+	return w
+}
+
+// solveSym solves a x = b by Gaussian elimination with partial pivoting.
+func solveSym(a [nConfFeatures + 1][nConfFeatures + 1]float64, b [nConfFeatures + 1]float64) ([nConfFeatures + 1]float64, bool) {
+	const n = nConfFeatures + 1
+	for c := 0; c < n; c++ {
+		p := c
+		for r := c + 1; r < n; r++ {
+			if math.Abs(a[r][c]) > math.Abs(a[p][c]) {
+				p = r
+			}
+		}
+		if math.Abs(a[p][c]) < 1e-12 {
+			return b, false
+		}
+		a[c], a[p] = a[p], a[c]
+		b[c], b[p] = b[p], b[c]
+		for r := c + 1; r < n; r++ {
+			f := a[r][c] / a[c][c]
+			for k := c; k < n; k++ {
+				a[r][k] -= f * a[c][k]
+			}
+			b[r] -= f * b[c]
+		}
+	}
+	var x [n]float64
+	for r := n - 1; r >= 0; r-- {
+		s := b[r]
+		for k := r + 1; k < n; k++ {
+			s -= a[r][k] * x[k]
+		}
+		x[r] = s / a[r][r]
+	}
+	return x, true
+}
+
+// confBands summarises confidences against rightness: right and wrong
+// cells per tenth, and the share of cells at SureConfidence or more with
+// how many of them are wrong, hidden ones apart.
+func confBands(samples []confSample, conf func(confSample) float64) string {
+	var right, wrong [10]int
+	sure, sureWrong, hiddenSure, hiddenSureWrong := 0, 0, 0, 0
+	logLoss := 0.0
+	for _, s := range samples {
+		c := conf(s)
+		b := min(9, int(c*10))
+		p := math.Min(math.Max(c, 1e-6), 1-1e-6)
+		if s.Right {
+			right[b]++
+			logLoss -= math.Log(p)
+		} else {
+			wrong[b]++
+			logLoss -= math.Log(1 - p)
+		}
+		if c >= SureConfidence {
+			sure++
+			if s.Hidden {
+				hiddenSure++
+			}
+			if !s.Right {
+				sureWrong++
+				if s.Hidden {
+					hiddenSureWrong++
+				}
+			}
+		}
+	}
+	var sb strings.Builder
+	for b := range right {
+		fmt.Fprintf(&sb, "  %.1f-%.1f: %d right, %d wrong\n", float64(b)/10, float64(b+1)/10, right[b], wrong[b])
+	}
+	for _, th := range []float64{0.5, 0.8, 0.95, 0.98, 0.99, 0.995, 0.998} {
+		n, bad, hid, hidBad := 0, 0, 0, 0
+		for _, s := range samples {
+			if conf(s) >= th {
+				n++
+				if !s.Right {
+					bad++
+				}
+				if s.Hidden {
+					hid++
+					if !s.Right {
+						hidBad++
+					}
+				}
+			}
+		}
+		fmt.Fprintf(&sb, "  at %.3f or more: %.1f %% of cells, %.2f %% of them wrong; hidden %d, %d wrong\n", th, 100*float64(n)/float64(len(samples)), 100*float64(bad)/math.Max(1, float64(n)), hid, hidBad)
+	}
+	fmt.Fprintf(&sb, "  sure (>= %.2f): %d of %d cells (%.1f %%), %d wrong (%.2f %%); hidden %d, %d wrong; log loss %.4f a cell\n",
+		SureConfidence, sure, len(samples), 100*float64(sure)/float64(len(samples)), sureWrong, 100*float64(sureWrong)/math.Max(1, float64(sure)), hiddenSure, hiddenSureWrong, logLoss/float64(len(samples)))
+	return sb.String()
+}
+
+// TestTrainConfidence learns the confidence model (development step) and
+// prints its weights as Go, with the check seeds' confidence bands before
+// and after.
+//
+//	COMPANION_SIM_CACHE=/tmp/simcache go test -run TestTrainConfidence ./vision -trainconf 17000-17999,18000-18999 -confcache /tmp/confcache -timeout 60m -v
+func TestTrainConfidence(t *testing.T) {
+	if *trainConf == "" {
+		t.Skip("run with -trainconf 17000-17999,18000-18999 to learn the confidence model")
+	}
+	train := cachedConf(t, *trainConf, true)
+	check := cachedConf(t, *confCheck, false)
+	w := fitConf(train, *confL2)
+	var sb strings.Builder
+	sb.WriteString("var confWeights = [nConfFeatures + 1]float64{")
+	for k, v := range w {
+		if k > 0 {
+			sb.WriteString(", ")
+		}
+		fmt.Fprintf(&sb, "%.4f", v)
+	}
+	sb.WriteString("}")
+	t.Log(sb.String())
+	old := func(s confSample) float64 { return s.Old }
+	model := func(s confSample) float64 { return cellConfidence(s.X, w) }
+	for _, set := range []struct {
+		name    string
+		samples []confSample
+	}{{"training " + *trainConf, train}, {"check " + *confCheck, check}} {
+		t.Logf("%s, %d cells; before:\n%s", set.name, len(set.samples), confBands(set.samples, old))
+		t.Logf("%s; with the model:\n%s", set.name, confBands(set.samples, model))
+	}
+	if os.Getenv("CONF_ABLATE") != "" {
+		for k := 0; k < nConfFeatures; k++ {
+			var tr, ch []confSample
+			for _, s := range train {
+				s.X[k] = 0
+				tr = append(tr, s)
+			}
+			for _, s := range check {
+				s.X[k] = 0
+				ch = append(ch, s)
+			}
+			wk := fitConf(tr, *confL2)
+			t.Logf("without feature %d:\n%s", k, confBands(ch, func(s confSample) float64 { return confProb(s.X, wk) }))
+		}
+	}
+}
