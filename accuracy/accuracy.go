@@ -126,6 +126,10 @@ type Report struct {
 	// Sure counts the cells read at sureConf or more, SureWrong those of
 	// them wrong.
 	Sure, SureWrong int
+	// Of the boards read: AllSure have every cell sure (taken whole
+	// without a question), AllSureWrong of them a cell wrong; SilentWrong
+	// have a cell wrong yet sure; Asked counts the cells not sure.
+	AllSure, AllSureWrong, SilentWrong, Asked int
 }
 
 // sureConf is the confidence from which a cell counts as read surely:
@@ -383,6 +387,26 @@ func (rep *Report) summarise() {
 			lights[s.Lighting] = &Group{Name: "lighting " + s.Lighting}
 		}
 		lights[s.Lighting].add(s)
+		if s.Err == nil {
+			asked, silent := 0, false
+			for i := range s.Truth {
+				if s.Conf[i] < sureConf {
+					asked++
+				} else if s.Truth[i] != s.Read[i] {
+					silent = true
+				}
+			}
+			rep.Asked += asked
+			if silent {
+				rep.SilentWrong++
+			}
+			if asked == 0 {
+				rep.AllSure++
+				if s.Wrong > 0 {
+					rep.AllSureWrong++
+				}
+			}
+		}
 		for i := range s.Truth {
 			tc := classOf(s.Truth[i])
 			if s.Err != nil {
@@ -544,6 +568,9 @@ func (rep Report) WriteText(w io.Writer) {
 	}
 	fmt.Fprintf(w, "cells read at confidence %.2f or more (taken without asking): %d of %d read (%.1f%%), %d of them wrong (%.2f%%)\n",
 		sureConf, rep.Sure, read, 100*float64(rep.Sure)/math.Max(1, float64(read)), rep.SureWrong, 100*float64(rep.SureWrong)/math.Max(1, float64(rep.Sure)))
+	boardsRead := rep.All.Boards - rep.All.Failed
+	fmt.Fprintf(w, "boards read: cells not sure (asked) %.1f a board; every cell sure %d (%d of them with a cell wrong); a cell wrong yet sure %d\n",
+		float64(rep.Asked)/math.Max(1, float64(boardsRead)), rep.AllSure, rep.AllSureWrong, rep.SilentWrong)
 	var ms []float64
 	for _, s := range rep.Samples {
 		if s.Err == nil {

@@ -72,16 +72,26 @@ func TestSummariseHidden(t *testing.T) {
 	var hidden [25]bool
 	hidden[0], hidden[2] = true, true
 	var conf [25]float64
-	conf[0], conf[1], conf[2] = 0.95, 0.5, 0.99
+	conf[0], conf[1], conf[2] = 0.995, 0.5, 0.99
+	var allSure [25]float64
+	for i := range allSure {
+		allSure[i] = 1
+	}
 	rep := Report{Samples: []Sample{
 		{Truth: truth, Read: misread, Wrong: 2, Hidden: hidden, Conf: conf},
 		{Truth: truth, Read: truth, Hidden: hidden, Conf: conf},
 		{Truth: truth, Err: errors.New("no grid"), Wrong: 25, Hidden: hidden},
+		{Truth: truth, Read: truth, Conf: allSure},
 	}}
 	rep.summarise()
 	a := rep.All
-	if a.Seen != 69 || a.SeenTokens != 45 || a.SeenPerfect != 1 {
-		t.Errorf("seen %d, right %d, boards right on them %d: want 69, 45, 1", a.Seen, a.SeenTokens, a.SeenPerfect)
+	if a.Seen != 94 || a.SeenTokens != 70 || a.SeenPerfect != 2 {
+		t.Errorf("seen %d, right %d, boards right on them %d: want 94, 70, 2", a.Seen, a.SeenTokens, a.SeenPerfect)
+	}
+	// Board by board: the misread one asks 23 cells and takes a wrong one
+	// surely; the right one asks 23; the last is taken whole.
+	if rep.Asked != 46 || rep.SilentWrong != 1 || rep.AllSure != 1 || rep.AllSureWrong != 0 || rep.Sure != 29 || rep.SureWrong != 1 {
+		t.Errorf("asked %d, silent wrong %d, all sure %d (%d wrong), sure %d (%d wrong): want 46, 1, 1 (0), 29 (1)", rep.Asked, rep.SilentWrong, rep.AllSure, rep.AllSureWrong, rep.Sure, rep.SureWrong)
 	}
 	if rep.Hidden != 4 || rep.HiddenRight != 3 || rep.HiddenSure != 4 || rep.HiddenSureWrong != 1 {
 		t.Errorf("hidden %d right %d sure %d sure wrong %d: want 4, 3, 4, 1", rep.Hidden, rep.HiddenRight, rep.HiddenSure, rep.HiddenSureWrong)
