@@ -27,8 +27,8 @@ type readOptions struct {
 // unsureGridCells cells are sure. A crowded board's dividers hardly show,
 // yet its grid is mostly right and its cells sure; on check seeds
 // 20000-20299 and 21000-21199 this flagged 13 of the 19 grids a quarter
-// cell or more off, and 42 of the 324 right ones whose dividers hardly
-// showed (the grid's confidence alone flagged all of them).
+// cell or more off, and 47 of the 480 right ones (the grid's confidence
+// alone flagged all the wrong ones and 324 right ones).
 const (
 	unsureGrid      = 0.5
 	unsureGridCells = 10
