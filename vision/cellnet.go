@@ -351,7 +351,9 @@ func (c *cellCtx) pointFeatures(px *pixels, m *colourModel, cell, x, y int, out 
 	mx := math.Inf(-1)
 	for l := range sum {
 		sum[l] /= 9 // the mean: the pixels are not independent evidence
-		mx = math.Max(mx, sum[l])
+		if sum[l] > mx {
+			mx = sum[l]
+		}
 	}
 	var z float64
 	for l := range sum {
