@@ -145,6 +145,9 @@ func calibrated(f [25][nConfFeatures]float64, w [nConfFeatures + 1]float64) [25]
 // most hiddenConf for a cell the camera does not see.
 func cellConfidence(x [nConfFeatures]float64, w [nConfFeatures + 1]float64) float64 {
 	p := confProb(x, w)
+	if p != p {
+		return 0 // a feature that is no number: no confidence
+	}
 	if x[confTopCover] >= hiddenCover {
 		p = math.Min(p, hiddenConf)
 	}

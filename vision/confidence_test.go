@@ -106,3 +106,21 @@ func TestConfFeaturesOnFrame(t *testing.T) {
 		t.Errorf("pawn feature %v for %v", r.confIn[0][confPawn], res.Board[0])
 	}
 }
+
+// Whatever the features, a confidence is a probability: never NaN (which
+// read --json could not print) nor outside 0..1.
+func FuzzCellConfidence(f *testing.F) {
+	f.Add(8.0, 0.0, 1.0, 0.9, 0.5)
+	f.Add(math.NaN(), math.Inf(1), math.Inf(-1), 0.0, -1e308)
+	f.Fuzz(func(t *testing.T, a, b, c, d, e float64) {
+		var x [nConfFeatures]float64
+		vals := []float64{a, b, c, d, e}
+		for k := range x {
+			x[k] = vals[k%len(vals)]
+		}
+		p := cellConfidence(x, confWeights)
+		if p != p || p < 0 || p > 1 {
+			t.Fatalf("features %v: confidence %v", x, p)
+		}
+	})
+}
