@@ -6,10 +6,11 @@ import (
 	"math"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 
 	"companion/sim"
+
+	"gocv.io/x/gocv"
 )
 
 var (
@@ -34,45 +35,18 @@ type confSample struct {
 func collectConf(t *testing.T, a, b int64) []confSample {
 	defer func(f func() bool) { confModelInUse = f }(confModelInUse)
 	confModelInUse = func() bool { return false }
-	const workers = 2
-	parts := make([][]confSample, workers)
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r := NewReader()
-			defer r.Close()
-			for s := a + int64(w); s <= b; s += workers {
-				m, truth, err := loadSimFrame(s)
-				if err != nil {
-					errs[w] = err
-					return
-				}
-				res, err := r.Read(m)
-				m.Close()
-				if err != nil {
-					continue
-				}
-				sight := sim.Sight(sim.RandomScene(s))
-				for i := 0; i < 25; i++ {
-					parts[w] = append(parts[w], confSample{r.confIn[i], res.Board[i] == truth.Board[i], sight[i].Hidden(), res.Confidence[i]})
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
+	return overSeeds(t, a, b, func(r *Reader, s int64, m gocv.Mat, truth sim.Truth) []confSample {
+		res, err := r.Read(m)
 		if err != nil {
-			t.Fatal(err)
+			return nil
 		}
-	}
-	var out []confSample
-	for _, p := range parts {
-		out = append(out, p...)
-	}
-	return out
+		var out []confSample
+		sight := sim.Sight(sim.RandomScene(s))
+		for i := 0; i < 25; i++ {
+			out = append(out, confSample{r.confIn[i], res.Board[i] == truth.Board[i], sight[i].Hidden(), res.Confidence[i]})
+		}
+		return out
+	})
 }
 
 // cachedConf is collectConf over the ranges "a-b,c-d", each kept in
@@ -141,38 +115,14 @@ func fitConf(samples []confSample, l2 float64) [nConfFeatures + 1]float64 {
 	return w
 }
 
-// solveSym solves a x = b by Gaussian elimination with partial pivoting.
+// solveSym solves a x = b (solveRows).
 func solveSym(a [nConfFeatures + 1][nConfFeatures + 1]float64, b [nConfFeatures + 1]float64) ([nConfFeatures + 1]float64, bool) {
-	const n = nConfFeatures + 1
-	for c := 0; c < n; c++ {
-		p := c
-		for r := c + 1; r < n; r++ {
-			if math.Abs(a[r][c]) > math.Abs(a[p][c]) {
-				p = r
-			}
-		}
-		if math.Abs(a[p][c]) < 1e-12 {
-			return b, false
-		}
-		a[c], a[p] = a[p], a[c]
-		b[c], b[p] = b[p], b[c]
-		for r := c + 1; r < n; r++ {
-			f := a[r][c] / a[c][c]
-			for k := c; k < n; k++ {
-				a[r][k] -= f * a[c][k]
-			}
-			b[r] -= f * b[c]
-		}
+	var rows [nConfFeatures + 1][]float64
+	for i := range rows {
+		rows[i] = a[i][:]
 	}
-	var x [n]float64
-	for r := n - 1; r >= 0; r-- {
-		s := b[r]
-		for k := r + 1; k < n; k++ {
-			s -= a[r][k] * x[k]
-		}
-		x[r] = s / a[r][r]
-	}
-	return x, true
+	var x [nConfFeatures + 1]float64
+	return x, solveRows(rows[:], b[:], x[:])
 }
 
 // confBands summarises confidences against rightness: right and wrong

@@ -132,7 +132,22 @@ func mul3(a, b homography) homography {
 
 // solve8 solves an 8x8 linear system by Gaussian elimination with pivoting.
 func solve8(a [8][8]float64, b [8]float64) ([8]float64, bool) {
-	const n = 8
+	var rows [8][]float64
+	for i := range rows {
+		rows[i] = a[i][:]
+	}
+	var x [8]float64
+	if !solveRows(rows[:], b[:], x[:]) {
+		return b, false
+	}
+	return x, true
+}
+
+// solveRows solves a x = b (a square, by rows) by Gaussian elimination
+// with partial pivoting, overwriting a and b; it reports false for a
+// singular system.
+func solveRows(a [][]float64, b, x []float64) bool {
+	n := len(a)
 	for c := 0; c < n; c++ {
 		p := c
 		for r := c + 1; r < n; r++ {
@@ -141,7 +156,7 @@ func solve8(a [8][8]float64, b [8]float64) ([8]float64, bool) {
 			}
 		}
 		if math.Abs(a[p][c]) < 1e-12 {
-			return b, false
+			return false
 		}
 		a[c], a[p] = a[p], a[c]
 		b[c], b[p] = b[p], b[c]
@@ -153,7 +168,6 @@ func solve8(a [8][8]float64, b [8]float64) ([8]float64, bool) {
 			b[r] -= f * b[c]
 		}
 	}
-	var x [8]float64
 	for r := n - 1; r >= 0; r-- {
 		s := b[r]
 		for k := r + 1; k < n; k++ {
@@ -161,7 +175,7 @@ func solve8(a [8][8]float64, b [8]float64) ([8]float64, bool) {
 		}
 		x[r] = s / a[r][r]
 	}
-	return x, true
+	return true
 }
 
 // squareConstraints are the conditions for grid h to be the view of a

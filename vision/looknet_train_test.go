@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"companion/sim"
+
+	"gocv.io/x/gocv"
 )
 
 var (
@@ -39,8 +41,41 @@ type lookSample struct {
 func collectLook(t *testing.T, a, b int64) []lookSample {
 	defer func(f func() lookNets) { lookNetInUse = f }(lookNetInUse)
 	lookNetInUse = func() lookNets { return nil }
+	return overSeeds(t, a, b, func(r *Reader, s int64, m gocv.Mat, truth sim.Truth) []lookSample {
+		var out []lookSample
+		pitch := math.Hypot(truth.Corners[1][0]-truth.Corners[0][0], truth.Corners[1][1]-truth.Corners[0][1]) / 5
+		rng := rand.New(rand.NewSource(s + 7))
+		add := func() {
+			for i := 0; i < 25; i++ {
+				x := append([]float32(nil), r.cc.lookIn[i*lookInputs:(i+1)*lookInputs]...)
+				out = append(out, lookSample{x, hypIndex(truth.Board[i])})
+			}
+		}
+		if res, err := r.ReadNear(m, sim.Nudge(truth.Corners, 0.1, rng)); err == nil && cornerErr(res.Corners, truth.Corners) < pitch/4 {
+			add()
+		}
+		if *lookCold {
+			if res, err := r.Read(m); err == nil && cornerErr(res.Corners, truth.Corners) < pitch/4 {
+				add()
+			}
+		}
+		c := truth.Corners
+		for k := range c {
+			c[k][0] += rng.NormFloat64() * 0.03 * pitch
+			c[k][1] += rng.NormFloat64() * 0.03 * pitch
+		}
+		if _, err := r.ReadWithCorners(m, c); err == nil {
+			add()
+		}
+		return out
+	})
+}
+
+// overSeeds runs read on each of seeds a..b's frames, two readers sharing
+// the seeds, and gives what it gave, the first reader's seeds first.
+func overSeeds[T any](t *testing.T, a, b int64, read func(r *Reader, seed int64, m gocv.Mat, truth sim.Truth) []T) []T {
 	const workers = 2
-	parts := make([][]lookSample, workers)
+	parts := make([][]T, workers)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
@@ -55,30 +90,7 @@ func collectLook(t *testing.T, a, b int64) []lookSample {
 					errs[w] = err
 					return
 				}
-				pitch := math.Hypot(truth.Corners[1][0]-truth.Corners[0][0], truth.Corners[1][1]-truth.Corners[0][1]) / 5
-				rng := rand.New(rand.NewSource(s + 7))
-				add := func() {
-					for i := 0; i < 25; i++ {
-						x := append([]float32(nil), r.cc.lookIn[i*lookInputs:(i+1)*lookInputs]...)
-						parts[w] = append(parts[w], lookSample{x, hypIndex(truth.Board[i])})
-					}
-				}
-				if res, err := r.ReadNear(m, sim.Nudge(truth.Corners, 0.1, rng)); err == nil && cornerErr(res.Corners, truth.Corners) < pitch/4 {
-					add()
-				}
-				if *lookCold {
-					if res, err := r.Read(m); err == nil && cornerErr(res.Corners, truth.Corners) < pitch/4 {
-						add()
-					}
-				}
-				c := truth.Corners
-				for k := range c {
-					c[k][0] += rng.NormFloat64() * 0.03 * pitch
-					c[k][1] += rng.NormFloat64() * 0.03 * pitch
-				}
-				if _, err := r.ReadWithCorners(m, c); err == nil {
-					add()
-				}
+				parts[w] = append(parts[w], read(r, s, m, truth)...)
 				m.Close()
 			}
 		}()
@@ -89,7 +101,7 @@ func collectLook(t *testing.T, a, b int64) []lookSample {
 			t.Fatal(err)
 		}
 	}
-	var out []lookSample
+	var out []T
 	for _, p := range parts {
 		out = append(out, p...)
 	}
