@@ -94,6 +94,15 @@ type Sample struct {
 	Hidden [25]bool
 }
 
+// WorstCorner is the sample's worst corner error, in pitches.
+func (s Sample) WorstCorner() float64 {
+	worst := 0.0
+	for _, c := range s.CornerPx {
+		worst = math.Max(worst, c/s.Pitch)
+	}
+	return worst
+}
+
 // Group is the figures for a subset of samples.
 type Group struct {
 	Name                      string
@@ -515,10 +524,7 @@ func (rep Report) rightGrids() (int, []float64) {
 		if s.Err != nil {
 			continue
 		}
-		worst := 0.0
-		for _, c := range s.CornerPx {
-			worst = math.Max(worst, c/s.Pitch)
-		}
+		worst := s.WorstCorner()
 		if worst < 0.25 {
 			n++
 			for _, c := range s.CornerPx {

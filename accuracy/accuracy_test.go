@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -84,10 +83,7 @@ func writeCellTSV(path string, rep Report) error {
 		if s.Err != nil {
 			continue
 		}
-		worst := 0.0
-		for _, c := range s.CornerPx {
-			worst = math.Max(worst, c/s.Pitch)
-		}
+		worst := s.WorstCorner()
 		for i := range s.Truth {
 			fmt.Fprintf(&b, "%d\t%d\t%s\t%s\t%.4f\t%.4f\t%t\t%.4f\n", s.Seed, i, s.Truth[i], s.Read[i], s.Conf[i], s.GridConf, s.Hidden[i], worst)
 		}
@@ -103,10 +99,7 @@ func writeTSV(path string, rep Report) error {
 	var b strings.Builder
 	b.WriteString("seed\televation\tbuilt\tread\tworst_corner\twrong\thidden\thidden_wrong\n")
 	for _, s := range rep.Samples {
-		worst := 0.0
-		for _, c := range s.CornerPx {
-			worst = math.Max(worst, c/s.Pitch)
-		}
+		worst := s.WorstCorner()
 		hidden, hiddenWrong := 0, 0
 		for i, h := range s.Hidden {
 			if h {
