@@ -99,8 +99,9 @@ type cellCtx struct {
 	lookHid []float32
 	// fillBuf is fill's room for the rows' spans.
 	fillBuf []float64
-	// agree is each cell's agreement (agreement) on the pick read.
-	agree [25][2]float64
+	// agree is each cell's agreement (agreement) on the pick read, cover
+	// how much nearer pieces cover it (cellCover): the confidence's.
+	agree, cover [25][2]float64
 }
 
 func (r *Reader) readCells(h homography, res *Result) {
@@ -200,7 +201,7 @@ func (r *Reader) readCells(h homography, res *Result) {
 	// its cells read much more surely: likelihoods under the two colour
 	// models do not compare fairly (without a block colour, block tops
 	// pass for a sharp board colour), but the networks' confidence does.
-	withBlock, agreeKept := *res, c.agree
+	withBlock, agreeKept, coverKept := *res, c.agree, c.cover
 	r.lookKept = append(r.lookKept[:0], c.lookIn...)
 	setBoard(noBlockAt)
 	bestLL = math.Inf(-1)
@@ -213,7 +214,7 @@ func (r *Reader) readCells(h homography, res *Result) {
 	if meanConf(res.Confidence[:]) < meanConf(withBlock.Confidence[:])+noBlockMargin {
 		*res = withBlock
 		copy(c.lookIn, r.lookKept)
-		c.agree = agreeKept
+		c.agree, c.cover = agreeKept, coverKept
 	}
 }
 
@@ -279,6 +280,7 @@ func (r *Reader) finishCells(all image.Rectangle, res *Result) {
 		res.Board[i] = hypSquare(k)
 		res.Confidence[i] = 1 / z
 		c.agree[i] = c.agreement(i, k)
+		c.cover[i][0], c.cover[i][1] = c.cellCover(i, res.Board[i])
 	}
 }
 

@@ -68,7 +68,7 @@ func (r *Reader) confFeatures(board observation.Board, raw [25]float64, gridConf
 		sq := board[i]
 		x := &f[i]
 		x[confLogit] = logits[i]
-		x[confCover], x[confTopCover] = r.cellCover(i, sq)
+		x[confCover], x[confTopCover] = c.cover[i][0], c.cover[i][1]
 		x[confGrid] = gridConf
 		x[confGridWeak] = weak
 		x[confBoardLogit] = meanLogit
@@ -97,8 +97,7 @@ func (r *Reader) confFeatures(board observation.Board, raw [25]float64, gridConf
 // cellCover gives the share of cell i's sample points (the networks', on
 // the grid) that nearer cells cover, over all heights and at the height
 // nearest the top of the stack read, sq.
-func (r *Reader) cellCover(i int, sq observation.Square) (all, top float64) {
-	c := &r.cc
+func (c *cellCtx) cellCover(i int, sq observation.Square) (all, top float64) {
 	if c.netIn == nil {
 		return 0, 0
 	}
@@ -178,20 +177,21 @@ var confModelInUse = func() bool { return true }
 
 // confWeights are the confidence model's weights, learned by
 // TestTrainConfidence on seeds 17000-18999 read cold (-confl2 1e-3).
-var confWeights = [nConfFeatures + 1]float64{0.6896, 0.0466, 0.0330, 0.1556, -0.2223, 0.4754, -0.3512, 0.2391, 0.5223, 0.1042, 0.4489, 0.0155, 0.1667, 0.0089, -0.2971, -2.7087}
+var confWeights = [nConfFeatures + 1]float64{0.6903, 0.0510, 0.0461, 0.1562, -0.2234, 0.4749, -0.3510, 0.2445, 0.5290, 0.1059, 0.4465, 0.0139, 0.1678, 0.0090, -0.2976, -2.7154}
 
 // SureConfidence is the confidence from which a cell may be taken without
 // asking the player. On check seeds 20000-20299 and 21000-21199 read cold,
-// 68.4 % of the cells came out at 0.99 or more, 0.13 % of them wrong.
+// 68.0 % of the cells came out at 0.99 or more, 0.13 % of them wrong.
 const SureConfidence = 0.99
 
 // hiddenCover and hiddenConf: a cell whose top nearer pieces partly cover
 // (confTopCover at least hiddenCover) is reported at most hiddenConf,
 // however likely the model finds it right: the camera does not see it
 // all, and TABLE.md wants such cells asked, never guessed surely. On the
-// check seeds, of the cells the camera hardly sees (sim.Sight), 24 still
+// check seeds, of the cells the camera hardly sees (sim.Sight), 15 still
 // came out at 0.99 or more (1 wrong); capping from half covered, 61 (1
-// wrong), for 71.8 % of all cells sure rather than 68.4 %.
+// wrong), for 71.8 % of all cells sure rather than 68.4 % (before the
+// cover was taken from the reading kept, see SIM_NOTES).
 const (
 	hiddenCover = 0.3
 	hiddenConf  = 0.5
