@@ -101,15 +101,7 @@ func (c *cellCtx) cellCover(i int, sq observation.Square) (all, top float64) {
 	if c.netIn == nil {
 		return 0, 0
 	}
-	z := 0.0
-	switch {
-	case sq.Level >= 3:
-		z = c.set.tier3Top
-	case sq.Level == 2:
-		z = c.set.tier2Top
-	case sq.Level == 1:
-		z = c.set.tier1Top
-	}
+	z := c.set.stackTop(int(sq.Level))
 	zi := 0
 	for k, v := range netZ {
 		if math.Abs(v-z) < math.Abs(netZ[zi]-z) {
