@@ -74,10 +74,12 @@ type Reader struct {
 	view     []float32 // gridView's scratch
 	netIn    []float32 // the grid network's input and scratch
 	lookKept []float32 // the second look's inputs of the reading kept (readCells)
-	rawLines []float32
-	cc       cellCtx
-	model    colourModel
-	seg      segImage
+	// sparseObs are refineSparse's divider points.
+	sparseObs []sparseObs
+	rawLines  []float32
+	cc        cellCtx
+	model     colourModel
+	seg       segImage
 	// faceLabels labels the reduced frame's pixels by top face (blockGrids).
 	faceLabels []int32
 	faces      []topFace // the current frame's top faces
@@ -187,6 +189,11 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 	// Cells are read on the reduced frame.
 	hs := scaleHomography(h, scale)
 	r.readCells(hs, &res)
+	if corners == nil && res.Board.Built() <= maxSparseBuilt {
+		if c, ok := r.sparseCorners(h, src.Cols(), src.Rows()); ok {
+			res.Corners = c
+		}
+	}
 	if corners == nil && r.gridUnsure && res.Board.Built() < minBuiltUnsure {
 		// No dividers seen, and the cells not crowded enough to hide
 		// them: pieces lying on a table, not a board.
@@ -203,6 +210,24 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 	}
 	res.Millis = float64(time.Since(start).Microseconds()) / 1000
 	return res, nil
+}
+
+// sparseCorners are the corners reported for grid h (full resolution) of
+// a w x hh frame corrected by refineSparse, then refitted for the lens and
+// lowered to the cells as the search's are.
+func (r *Reader) sparseCorners(h homography, w, hh int) ([4][2]float64, bool) {
+	hr, ok := r.refineSparse(h)
+	if !ok {
+		return [4][2]float64{}, false
+	}
+	c := cornersOf(hr)
+	if lc, ok := r.lensCorners(hr); ok && plausibleGrid(lc, w, hh) && pitchErr(lc, c) < maxLensMove {
+		c = lc
+	}
+	if !plausibleGrid(c, w, hh) {
+		return c, false
+	}
+	return lowered(hr, c, w, hh), true
 }
 
 // prepare converts the frame to BGR if needed, makes the reduced frame, the

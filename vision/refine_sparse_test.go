@@ -1,0 +1,91 @@
+package vision
+
+import (
+	"math/rand"
+	"testing"
+)
+
+// sparsePoints makes divider points on the lines of grid truth: n places
+// along each line listed (family, k), a share of them moved off as
+// outliers by up to a third of a pitch.
+func sparsePoints(truth homography, lines [][2]int, n int, outliers float64, rng *rand.Rand) []sparseObs {
+	var obs []sparseObs
+	for _, l := range lines {
+		fam, k := l[0], l[1]
+		for i := 0; i < n; i++ {
+			t := 0.1 + 4.8*float64(i)/float64(n-1)
+			b := pt{t, float64(k)}
+			if fam == 1 {
+				b = pt{float64(k), t}
+			}
+			if rng.Float64() < outliers {
+				if fam == 1 {
+					b.X += (rng.Float64() - 0.5) * 0.66
+				} else {
+					b.Y += (rng.Float64() - 0.5) * 0.66
+				}
+			}
+			p := truth.apply(b)
+			// About a fifth of a pixel of noise.
+			p.X += rng.NormFloat64() * 0.2
+			p.Y += rng.NormFloat64() * 0.2
+			obs = append(obs, sparseObs{p, fam, float64(k) - 2.5, 1})
+		}
+	}
+	return obs
+}
+
+func TestFitSparse(t *testing.T) {
+	truth, ok := homographyFromCorners([4][2]float64{{400, 150}, {880, 160}, {980, 620}, {300, 600}})
+	if !ok {
+		t.Fatal("test grid")
+	}
+	// The search's grid: a few per cent of a pitch off.
+	off, ok := homographyFromCorners([4][2]float64{{403, 147}, {884, 163}, {977, 624}, {302, 596}})
+	if !ok {
+		t.Fatal("test grid")
+	}
+	all := [][2]int{{0, 0}, {0, 1}, {0, 2}, {0, 3}, {0, 4}, {0, 5}, {1, 0}, {1, 1}, {1, 2}, {1, 3}, {1, 4}, {1, 5}}
+	crowded := [][2]int{{0, 5}, {0, 4}, {1, 0}, {1, 5}, {1, 2}}
+	tests := []struct {
+		name     string
+		lines    [][2]int
+		outliers float64
+		maxErr   float64 // worst corner after, pitches
+	}{
+		{"every line", all, 0, 0.01},
+		{"every line, a third outliers", all, 0.3, 0.015},
+		{"five lines seen", crowded, 0.2, 0.03},
+	}
+	before := pitchErr(cornersOf(off), cornersOf(truth))
+	if before < 0.04 {
+		t.Fatalf("the search's grid is only %.4f pitch off: nothing to correct", before)
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			obs := sparsePoints(truth, tc.lines, 40, tc.outliers, rand.New(rand.NewSource(3)))
+			got, on, ok := fitSparse(off, obs)
+			if !ok {
+				t.Fatal("fit failed")
+			}
+			after := pitchErr(cornersOf(got), cornersOf(truth))
+			if after > tc.maxErr {
+				t.Errorf("worst corner %.4f pitch after the fit (%.4f before), want at most %.4f", after, before, tc.maxErr)
+			}
+			if on[0] == 0 || on[1] == 0 {
+				t.Errorf("points on the fit %v, want some of each family", on)
+			}
+		})
+	}
+}
+
+func TestFitSparseNoPoints(t *testing.T) {
+	h, _ := homographyFromCorners([4][2]float64{{400, 150}, {880, 160}, {980, 620}, {300, 600}})
+	if _, _, ok := fitSparse(h, nil); ok {
+		t.Error("fitted a grid to no points")
+	}
+	obs := []sparseObs{{pt{500, 300}, 0, 0, 0}}
+	if _, _, ok := fitSparse(h, obs); ok {
+		t.Error("fitted a grid to points of no strength")
+	}
+}
