@@ -175,10 +175,8 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 		}
 	}
 	res.Corners = cornersOf(h)
-	if corners == nil && useLens {
-		if c, ok := r.lensCorners(h); ok && plausibleGrid(c, src.Cols(), src.Rows()) && pitchErr(c, cornersOf(h)) < maxLensMove {
-			res.Corners = c
-		}
+	if corners == nil {
+		res.Corners = r.lensRefit(h, src.Cols(), src.Rows())
 	}
 	if !plausibleGrid(res.Corners, src.Cols(), src.Rows()) && corners == nil {
 		return res, ErrNoGrid
@@ -212,6 +210,20 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 	return res, nil
 }
 
+// lensRefit gives grid h's corners (full resolution, a w x hh frame)
+// refitted for the lens when that fit holds and moves them little, else
+// h's own.
+func (r *Reader) lensRefit(h homography, w, hh int) [4][2]float64 {
+	c := cornersOf(h)
+	if !useLens {
+		return c
+	}
+	if lc, ok := r.lensCorners(h); ok && plausibleGrid(lc, w, hh) && pitchErr(lc, c) < maxLensMove {
+		return lc
+	}
+	return c
+}
+
 // sparseCorners are the corners reported for grid h (full resolution) of
 // a w x hh frame corrected by refineSparse, then refitted for the lens and
 // lowered to the cells as the search's are.
@@ -220,10 +232,7 @@ func (r *Reader) sparseCorners(h homography, w, hh int) ([4][2]float64, bool) {
 	if !ok {
 		return [4][2]float64{}, false
 	}
-	c := cornersOf(hr)
-	if lc, ok := r.lensCorners(hr); ok && plausibleGrid(lc, w, hh) && pitchErr(lc, c) < maxLensMove {
-		c = lc
-	}
+	c := r.lensRefit(hr, w, hh)
 	if !plausibleGrid(c, w, hh) {
 		return c, false
 	}
