@@ -771,11 +771,20 @@ func (r *Reader) fitGridLine(img grayImg, h homography, fam, k, round, n int, st
 // strict takes, on the inner lines, a divider only between sides alike
 // (sameSides).
 func dividerPoints(img grayImg, h homography, fam, k, round, n int, strict bool) ([]pt, []float64) {
+	return dividerPointsWhere(img, h, fam, k, round, n, strict, nil)
+}
+
+// dividerPointsWhere is dividerPoints at the places t along the line
+// (board coordinate, 0 to 5) that keep allows, or all when keep is nil.
+func dividerPointsWhere(img grayImg, h homography, fam, k, round, n int, strict bool, keep func(t float64) bool) ([]pt, []float64) {
 	pts := make([]pt, 0, n)
 	wts := make([]float64, 0, n)
 	var sc divScratch // one scratch for the line's searches
 	for i := 0; i < n; i++ {
 		t := 0.06 + (float64(i)+0.5)*(5-0.12)/float64(n)
+		if keep != nil && !keep(t) {
+			continue
+		}
 		var a, b pt
 		var bp pt
 		if fam == 0 {

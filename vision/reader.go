@@ -187,8 +187,8 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 	// Cells are read on the reduced frame.
 	hs := scaleHomography(h, scale)
 	r.readCells(hs, &res)
-	if corners == nil && res.Board.Built() <= maxSparseBuilt {
-		if c, ok := r.sparseCorners(h, src.Cols(), src.Rows()); ok {
+	if corners == nil {
+		if c, ok := r.sparseCorners(h, res.Board, src.Cols(), src.Rows()); ok {
 			res.Corners = c
 		}
 	}
@@ -225,10 +225,15 @@ func (r *Reader) lensRefit(h homography, w, hh int) [4][2]float64 {
 }
 
 // sparseCorners are the corners reported for grid h (full resolution) of
-// a w x hh frame corrected by refineSparse, then refitted for the lens and
+// a w x hh frame corrected by refineSparse (on a board read crowded, with
+// the places between bare cells only), then refitted for the lens and
 // lowered to the cells as the search's are.
-func (r *Reader) sparseCorners(h homography, w, hh int) ([4][2]float64, bool) {
-	hr, ok := r.refineSparse(h)
+func (r *Reader) sparseCorners(h homography, board observation.Board, w, hh int) ([4][2]float64, bool) {
+	var crowded *observation.Board
+	if board.Built() > maxSparseBuilt {
+		crowded = &board
+	}
+	hr, ok := r.refineSparseOn(h, crowded)
 	if !ok {
 		return [4][2]float64{}, false
 	}

@@ -1,6 +1,10 @@
 package vision
 
-import "math"
+import (
+	"math"
+
+	"companion/observation"
+)
 
 // The strict final refinement (refineFinal) moves a grid line only where
 // its divider shows along much of it, so on a board with a dozen built
@@ -15,10 +19,12 @@ import "math"
 // The corrected grid is only reported (Result.Corners); the cells are
 // still read on the grid before it. Read on the corrected grid, the
 // cells came out worse (check seeds 20000-20299: 96.23 -> 96.03 %
-// right): the second looks were taught on the search's own grids. And
-// it is not used past maxSparseBuilt built cells, where the divider
-// points found are mostly the blocks' edges: there the corner errors
-// grew (boards with 20 or more built cells, median 5.5 -> 6.3 %).
+// right): the second looks were taught on the search's own grids (and
+// a later trial on crowded boards' grids gained too little for a second
+// cell reading, below). Past maxSparseBuilt built cells the divider
+// points found are mostly the blocks' edges: taking them all, the corner
+// errors grew (boards with 20 or more built cells, median 5.5 -> 6.3 %),
+// so there only the places between bare cells are taken (bareBetween).
 //
 // Median corner error, every board read cold (check seeds, share of the
 // pitch), without -> with: 20000-20299 2.47 -> 2.33 %, 21000-21199 2.46
@@ -28,7 +34,8 @@ import "math"
 // that was right became wrong. It costs about 1.5 ms a frame.
 
 // maxSparseBuilt is the most built cells a board may read for its
-// corners to come from refineSparse.
+// corners to come from refineSparse with every divider place; past it
+// only the places between bare cells are taken.
 const maxSparseBuilt = 14
 
 // sparse refinement's settings: the least points on the fit, in all and
@@ -45,6 +52,53 @@ const (
 	sparseMaxMove      = 0.15
 )
 
+// On crowded boards (more than maxSparseBuilt built cells) most divider
+// points found are the blocks' edges: a block's foot stands just inside
+// its cell, and a nearer tower hides the divider behind it. So the fit
+// takes only the places between two cells read bare (level 0; beyond an
+// outer line, the frame): fewer points, of which fewer are wanted.
+//
+// Check seeds cold, median corner error of every board read (share of the
+// pitch), without -> with: 20000-20299 2.33 -> 2.22 %, 21000-21199 2.44 ->
+// 2.41 %, 5000-5299 2.37 -> 2.19 %; boards with 15-19 built cells 3.09 ->
+// 2.47, 3.37 -> 3.11 and 3.21 -> 2.96 %. Wanting 60 points and 15 of each
+// family: 2.23, 2.42 and 2.25 %; 80 and 20, 2.29 % on the first. Bare
+// places also for boards of 10-14 built cells, in place of every place:
+// 2.23 % there against 2.19 % (20000-20299). Also skipping cells with a
+// pawn: 2.27, 2.46, 2.28 %. Reading the cells again on the corrected grid
+// (a second cell reading, about 24 ms): cells right 96.23 -> 96.32, 95.74
+// -> 95.70 and 95.99 -> 96.03 %, too little for the time.
+const (
+	bareMinPoints    = 45
+	bareMinPerFamily = 12
+)
+
+// bareBetween says, for line k of family fam (0: a row line, board Y = k;
+// 1: a column line) of board b, whether the place t along it (board
+// coordinate) lies between two cells read level 0, the frame beyond an
+// outer line counting as bare.
+func bareBetween(b *observation.Board, fam, k int) func(t float64) bool {
+	return func(t float64) bool {
+		j := int(math.Floor(t))
+		if j < 0 || j >= observation.Size {
+			return false
+		}
+		for _, side := range [2]int{k - 1, k} {
+			if side < 0 || side >= observation.Size {
+				continue
+			}
+			row, col := side, j
+			if fam == 1 {
+				row, col = j, side
+			}
+			if b[row*observation.Size+col].Level != 0 {
+				return false
+			}
+		}
+		return true
+	}
+}
+
 // sparseObs is a divider point found in the image, which line it lies
 // on, and the find's strength.
 type sparseObs struct {
@@ -59,6 +113,13 @@ type sparseObs struct {
 // along its twelve lines, twice (the second time searching closer). ok is
 // false when too few points lie on the fit or the move is too large.
 func (r *Reader) refineSparse(h homography) (homography, bool) {
+	return r.refineSparseOn(h, nil)
+}
+
+// refineSparseOn is refineSparse with, when board is given, only the
+// divider places between two cells it reads bare (crowded boards, see
+// bareBetween), and fewer points wanted on the fit.
+func (r *Reader) refineSparseOn(h homography, board *observation.Board) (homography, bool) {
 	g, err := r.fullGray.DataPtrUint8()
 	if err != nil {
 		return h, false
@@ -71,14 +132,22 @@ func (r *Reader) refineSparse(h homography) (homography, bool) {
 		obs = obs[:0]
 		for fam := 0; fam < 2; fam++ {
 			for k := 0; k <= 5; k++ {
-				pts, wts := dividerPoints(img, cur, fam, k, round, linePoints, true)
+				var keep func(t float64) bool
+				if board != nil {
+					keep = bareBetween(board, fam, k)
+				}
+				pts, wts := dividerPointsWhere(img, cur, fam, k, round, linePoints, true, keep)
 				for i, p := range pts {
 					obs = append(obs, sparseObs{p, fam, float64(k) - 2.5, wts[i]})
 				}
 			}
 		}
 		nh, on, ok := fitSparse(cur, obs)
-		if !ok || on[0]+on[1] < sparseMinPoints || on[0] < sparseMinPerFamily || on[1] < sparseMinPerFamily {
+		minAll, minFamily := sparseMinPoints, sparseMinPerFamily
+		if board != nil {
+			minAll, minFamily = bareMinPoints, bareMinPerFamily
+		}
+		if !ok || on[0]+on[1] < minAll || on[0] < minFamily || on[1] < minFamily {
 			return h, false
 		}
 		cur = nh

@@ -3,6 +3,8 @@ package vision
 import (
 	"math/rand"
 	"testing"
+
+	"companion/observation"
 )
 
 // sparsePoints makes divider points on the lines of grid truth: n places
@@ -87,5 +89,64 @@ func TestFitSparseNoPoints(t *testing.T) {
 	obs := []sparseObs{{pt{500, 300}, 0, 0, 0}}
 	if _, _, ok := fitSparse(h, obs); ok {
 		t.Error("fitted a grid to points of no strength")
+	}
+}
+
+func TestBareBetween(t *testing.T) {
+	// Row B (index 1) built at column 3 (index 2), column 5 (index 4)
+	// built at row D (index 3); the rest bare.
+	var b observation.Board
+	b[1*5+2].Level = 2
+	b[3*5+4].Level = 1
+	tests := []struct {
+		name   string
+		fam, k int
+		t      float64
+		want   bool
+	}{
+		{"outer far line, bare cell beyond the frame", 0, 0, 0.5, true},
+		{"row line under the built cell", 0, 1, 2.5, false},
+		{"row line above the built cell", 0, 2, 2.5, false},
+		{"row line beside it, bare both sides", 0, 2, 1.5, true},
+		{"column line left of the built cell", 1, 2, 1.5, false},
+		{"column line right of the built cell", 1, 3, 1.5, false},
+		{"outer right line by a built cell", 1, 5, 3.5, false},
+		{"outer right line by a bare cell", 1, 5, 2.5, true},
+		{"outer left line", 1, 0, 4.9, true},
+		{"off the board", 0, 3, 5.2, false},
+		{"before the board", 0, 3, -0.1, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := bareBetween(&b, tc.fam, tc.k)(tc.t); got != tc.want {
+				t.Errorf("bareBetween(fam %d, k %d)(%.1f) = %v, want %v", tc.fam, tc.k, tc.t, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestCrowdedCorners reads crowded boards whose search's grid was a
+// sixth of a pitch or more off at a corner before the fit on bare cells'
+// dividers (0.29, 0.16 and 0.16 pitch), and wants them within 0.08.
+func TestCrowdedCorners(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders three scenes")
+	}
+	r := NewReader()
+	defer r.Close()
+	for _, seed := range []int64{20098, 21158, 5116} {
+		m, truth := simFrame(t, seed)
+		res, err := r.Read(m)
+		m.Close()
+		if err != nil {
+			t.Errorf("seed %d: %v", seed, err)
+			continue
+		}
+		if b := truth.Board.Built(); b <= maxSparseBuilt {
+			t.Fatalf("seed %d has %d built cells: not a crowded board", seed, b)
+		}
+		if e := pitchErr(res.Corners, truth.Corners); e > 0.08 {
+			t.Errorf("seed %d: worst corner %.3f pitch off, want at most 0.08", seed, e)
+		}
 	}
 }
