@@ -188,7 +188,7 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 	hs := scaleHomography(h, scale)
 	r.readCells(hs, &res)
 	if corners == nil {
-		if c, ok := r.sparseCorners(h, res.Board, src.Cols(), src.Rows()); ok {
+		if c, ok := r.sparseCorners(h, res.Board, scale, src.Cols(), src.Rows()); ok {
 			res.Corners = c
 		}
 	}
@@ -224,16 +224,20 @@ func (r *Reader) lensRefit(h homography, w, hh int) [4][2]float64 {
 	return c
 }
 
-// sparseCorners are the corners reported for grid h (full resolution) of
-// a w x hh frame corrected by refineSparse (on a board read crowded, with
-// the places between bare cells only), then refitted for the lens and
-// lowered to the cells as the search's are.
-func (r *Reader) sparseCorners(h homography, board observation.Board, w, hh int) ([4][2]float64, bool) {
+// sparseCorners are the corners reported for grid h (full resolution,
+// scale to the reduced frame) of a w x hh frame corrected by refineSparse
+// (on a board read crowded, with the places between bare cells only, or
+// failing that refineOutline), then refitted for the lens and lowered to
+// the cells as the search's are.
+func (r *Reader) sparseCorners(h homography, board observation.Board, scale float64, w, hh int) ([4][2]float64, bool) {
 	var crowded *observation.Board
 	if board.Built() > maxSparseBuilt {
 		crowded = &board
 	}
 	hr, ok := r.refineSparseOn(h, crowded)
+	if !ok && crowded != nil {
+		hr, ok = r.refineOutline(h, scale, crowded)
+	}
 	if !ok {
 		return [4][2]float64{}, false
 	}

@@ -106,6 +106,11 @@ type sparseObs struct {
 	fam    int     // 0: a row line (board Y = target), 1: a column line
 	target float64 // the line's board coordinate, centred (k - 2.5)
 	wt     float64
+	// fw is how the line moves with the frame's width: 0 for a divider,
+	// +1 or -1 for the frame's outer edge on a side (refineOutline).
+	fw float64
+	// side is 0 for a divider, else 1 + the frame's side (outerSide).
+	side int
 }
 
 // refineSparse corrects grid h (full resolution, on the dividers' plane)
@@ -138,7 +143,7 @@ func (r *Reader) refineSparseOn(h homography, board *observation.Board) (homogra
 				}
 				pts, wts := dividerPointsWhere(img, cur, fam, k, round, linePoints, true, keep)
 				for i, p := range pts {
-					obs = append(obs, sparseObs{p, fam, float64(k) - 2.5, wts[i]})
+					obs = append(obs, sparseObs{img: p, fam: fam, target: float64(k) - 2.5, wt: wts[i]})
 				}
 			}
 		}
@@ -182,16 +187,41 @@ const (
 // (Tukey's weights) under a Gaussian prior. It gives the corrected grid
 // and how many points of each family lie within half the cut of it.
 func fitSparse(h homography, obs []sparseObs) (homography, [2]int, bool) {
-	var on [2]int
+	f := fitPlane(h, obs, 1)
+	return f.h, f.on, f.ok
+}
+
+// planeFit is fitPlane's outcome: the corrected grid, how far the frame's
+// width moved (pitches), and the points on the fit by family and by side
+// (sparseObs.side).
+type planeFit struct {
+	h      homography
+	dfw    float64
+	on     [2]int
+	onSide [5]int
+	ok     bool
+}
+
+// nPlaneTerms is the correction's terms: the board plane's homography's
+// eight and the frame's width.
+const nPlaneTerms = 9
+
+// fitPlane fits the correction to obs by reweighted Gauss-Newton steps
+// (Tukey's weights) under a Gaussian prior, fwPrior how far the frame's
+// width may plausibly move (pitches); with no frame edges among obs the
+// width is held by the prior alone.
+func fitPlane(h homography, obs []sparseObs, fwPrior float64) planeFit {
+	out := planeFit{h: h}
 	if len(obs) == 0 {
-		return h, on, false
+		return out
 	}
 	// g maps image points to centred board coordinates.
 	g := mul3(centreBoard, h.inverse())
-	var lam [8]float64
+	var lam [nPlaneTerms]float64
 	for i, p := range sparsePrior {
 		lam[i] = sparsePriorWeight * (sparseResidual / p) * (sparseResidual / p)
 	}
+	lam[8] = sparsePriorWeight * (sparseResidual / fwPrior) * (sparseResidual / fwPrior)
 	// The strengths, made about 1 on average and capped, weigh the points.
 	mean := 0.0
 	for _, o := range obs {
@@ -199,41 +229,45 @@ func fitSparse(h homography, obs []sparseObs) (homography, [2]int, bool) {
 	}
 	mean /= float64(len(obs))
 	if !(mean > 0) {
-		return h, on, false
+		return out
 	}
-	var total [8]float64 // the correction so far, held by the prior
+	var total [nPlaneTerms]float64 // the correction so far, held by the prior
 	for step := 0; step < sparseSteps; step++ {
 		cut := sparseCut
 		if step < sparseWideStep {
 			cut = sparseCutWide
 		}
-		var a [8][8]float64
-		var b [8]float64
+		var a [nPlaneTerms][nPlaneTerms]float64
+		var b [nPlaneTerms]float64
 		for i := range lam {
 			a[i][i] = lam[i]
 			b[i] = -lam[i] * total[i]
 		}
 		for _, o := range obs {
-			res, j := sparseTerms(g, o)
+			res, j := sparseTerms(g, o, total[8])
 			u := res / cut
 			if math.Abs(u) >= 1 {
 				continue
 			}
 			t := 1 - u*u
 			w := math.Min(o.wt/mean, 2) * t * t
-			for m := 0; m < 8; m++ {
+			for m := 0; m < nPlaneTerms; m++ {
 				if j[m] == 0 {
 					continue
 				}
 				b[m] -= w * j[m] * res
-				for n := 0; n < 8; n++ {
+				for n := 0; n < nPlaneTerms; n++ {
 					a[m][n] += w * j[m] * j[n]
 				}
 			}
 		}
-		d, ok := solve8(a, b)
-		if !ok {
-			return h, on, false
+		var rows [nPlaneTerms][]float64
+		for i := range rows {
+			rows[i] = a[i][:]
+		}
+		var d [nPlaneTerms]float64
+		if !solveRows(rows[:], b[:], d[:]) {
+			return out
 		}
 		for i := range total {
 			total[i] += d[i]
@@ -241,20 +275,23 @@ func fitSparse(h homography, obs []sparseObs) (homography, [2]int, bool) {
 		g = mul3(homography{1 + d[0], d[1], d[2], d[3], 1 + d[4], d[5], d[6], d[7], 1}, g)
 	}
 	for _, o := range obs {
-		if res, _ := sparseTerms(g, o); math.Abs(res) < sparseCut/2 {
-			on[o.fam]++
+		if res, _ := sparseTerms(g, o, total[8]); math.Abs(res) < sparseCut/2 {
+			out.on[o.fam]++
+			out.onSide[o.side]++
 		}
 	}
-	return mul3(g.inverse(), centreBoard), on, true
+	out.h, out.dfw, out.ok = mul3(g.inverse(), centreBoard), total[8], true
+	return out
 }
 
-// sparseTerms gives point o's residual under g and its derivatives by the
-// correction's terms at no correction.
-func sparseTerms(g homography, o sparseObs) (float64, [8]float64) {
+// sparseTerms gives point o's residual under g, the frame's width moved by
+// dfw, and its derivatives by the correction's terms at no correction.
+func sparseTerms(g homography, o sparseObs, dfw float64) (float64, [nPlaneTerms]float64) {
 	p := g.apply(o.img)
 	x, y := p.X, p.Y
+	target := o.target + o.fw*dfw
 	if o.fam == 1 {
-		return x - o.target, [8]float64{x, y, 1, 0, 0, 0, -x * x, -x * y}
+		return x - target, [nPlaneTerms]float64{x, y, 1, 0, 0, 0, -x * x, -x * y, -o.fw}
 	}
-	return y - o.target, [8]float64{0, 0, 0, x, y, 1, -x * y, -y * y}
+	return y - target, [nPlaneTerms]float64{0, 0, 0, x, y, 1, -x * y, -y * y, -o.fw}
 }

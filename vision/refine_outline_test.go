@@ -1,0 +1,117 @@
+package vision
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+)
+
+// outlinePoints makes the points refineOutline fits for grid truth and a
+// frame fw pitches wide: n places along each of the frame's near, left,
+// right and far outer edges and along the grid's near line and outer
+// columns (the dividers a crowded board still shows), with a fraction of
+// a pixel of noise.
+func outlinePoints(truth homography, fw float64, n int, rng *rand.Rand) []sparseObs {
+	var obs []sparseObs
+	add := func(b pt, o sparseObs) {
+		p := truth.apply(b)
+		p.X += rng.NormFloat64() * 0.2
+		p.Y += rng.NormFloat64() * 0.2
+		o.img, o.wt = p, 1
+		obs = append(obs, o)
+	}
+	for i := 0; i < n; i++ {
+		t := -fw + (5+2*fw)*(float64(i)+0.5)/float64(n)
+		add(pt{t, 5 + fw}, sparseObs{fam: 0, target: 2.5 + fw, fw: 1, side: 1})
+		add(pt{-fw, t}, sparseObs{fam: 1, target: -2.5 - fw, fw: -1, side: 2})
+		add(pt{5 + fw, t}, sparseObs{fam: 1, target: 2.5 + fw, fw: 1, side: 3})
+		add(pt{t, -fw}, sparseObs{fam: 0, target: -2.5 - fw, fw: -1, side: 4})
+		u := 5 * (float64(i) + 0.5) / float64(n)
+		add(pt{u, 5}, sparseObs{fam: 0, target: 2.5})
+		add(pt{0, u}, sparseObs{fam: 1, target: -2.5})
+		add(pt{5, u}, sparseObs{fam: 1, target: 2.5})
+	}
+	return obs
+}
+
+func TestFitPlaneFrameWidth(t *testing.T) {
+	truth, ok := homographyFromCorners([4][2]float64{{400, 150}, {880, 160}, {980, 620}, {300, 600}})
+	if !ok {
+		t.Fatal("test grid")
+	}
+	off, ok := homographyFromCorners([4][2]float64{{403, 147}, {884, 163}, {977, 624}, {302, 596}})
+	if !ok {
+		t.Fatal("test grid")
+	}
+	const fwTrue, fwStart = 0.62, 0.55
+	obs := outlinePoints(truth, fwTrue, 40, rand.New(rand.NewSource(5)))
+	// The fit starts from the search's grid and a frame width a little
+	// off: the points' targets are where that width puts the edges.
+	for i := range obs {
+		obs[i].target += obs[i].fw * (fwStart - fwTrue)
+	}
+	f := fitPlane(off, obs, frameWidthPrior)
+	if !f.ok {
+		t.Fatal("fit failed")
+	}
+	before := pitchErr(cornersOf(off), cornersOf(truth))
+	if after := pitchErr(cornersOf(f.h), cornersOf(truth)); after > 0.015 {
+		t.Errorf("worst corner %.4f pitch after the fit (%.4f before), want at most 0.015", after, before)
+	}
+	if got := fwStart + f.dfw; math.Abs(got-fwTrue) > 0.02 {
+		t.Errorf("frame width %.3f after the fit, want %.3f within 0.02", got, fwTrue)
+	}
+	for s := 1; s <= 4; s++ {
+		if f.onSide[s] < 30 {
+			t.Errorf("side %d: %d points on the fit of 40", s, f.onSide[s])
+		}
+	}
+}
+
+// stepImage is a w-wide grey image whose columns step from level to
+// level at the given columns: a frame top, the slab's side, the table.
+func stepImage(w, h int, at []int, levels []uint8) grayImg {
+	p := make([]uint8, w*h)
+	for x := 0; x < w; x++ {
+		v := levels[0]
+		for i, a := range at {
+			if x >= a {
+				v = levels[i+1]
+			}
+		}
+		for y := 0; y < h; y++ {
+			p[y*w+x] = v
+		}
+	}
+	return grayImg{p, w, h}
+}
+
+func TestFindOuterStep(t *testing.T) {
+	tests := []struct {
+		name   string
+		at     []int
+		levels []uint8
+		want   float64 // offset from x = 50 along +x, pixels
+		ok     bool
+	}{
+		{"one step", []int{53}, []uint8{200, 80}, 3, true},
+		{"frame edge then a stronger table edge", []int{48, 56}, []uint8{200, 130, 20}, -2, true},
+		{"a faint step before the strong one", []int{46, 55}, []uint8{200, 190, 40}, 5, true},
+		{"no step", nil, []uint8{120}, 0, false},
+		{"a step outside the span", []int{75}, []uint8{200, 40}, 0, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			img := stepImage(100, 40, tc.at, tc.levels)
+			off, _, ok := findOuterStep(img, pt{50, 20}, 1, 0, 0, 1, 12)
+			if ok != tc.ok {
+				t.Fatalf("ok = %v, want %v", ok, tc.ok)
+			}
+			// A step between columns a-1 and a lies at a's left edge,
+			// x = a, half a pixel left of the samples' centres.
+			if ok && math.Abs(off-tc.want) > 0.75 {
+				t.Errorf("offset %.2f, want %.2f", off, tc.want)
+			}
+		})
+	}
+}
