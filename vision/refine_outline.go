@@ -11,11 +11,11 @@ import (
 // left and right ones beside the towers, and the far one where no tower
 // leans over it. refineOutline adds them to the fit, with the frame's
 // width (unknown: TABLE.md gives none, the simulator draws 0.4-0.8 of a
-// pitch) as a ninth term of the correction. The edges alone do not hold
-// the grid: fitted to them and no dividers, a grid started on the truth
-// (check seeds 20000-20299, 15 or more built cells) ended 5.8 % of a
-// pitch off at its worst corner, against 4.3 % with the bare cells'
-// dividers, and it moved a grid knocked 5.4 % off to 5.8 % against 4.3 %.
+// pitch) as a ninth term of the correction. The edges alone do not fix
+// the far side: fitted to them and no dividers, a grid knocked 5.4 % of a
+// pitch off at its worst corner ended 5.8 % off, against 4.3 % with the
+// bare cells' dividers too (check seeds 20000-20299, 15 or more built
+// cells, the mean of the worst corners).
 //
 // Check seeds cold, median corner error of every board read, without ->
 // with (boards with 20-25 built cells in brackets): 20000-20299 2.22 ->
