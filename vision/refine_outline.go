@@ -73,15 +73,7 @@ func (r *Reader) refineOutline(h homography, scale float64, board *observation.B
 	obs := r.sparseObs
 	defer func() { r.sparseObs = obs[:0] }()
 	for round := 0; round < 2; round++ {
-		obs = obs[:0]
-		for fam := 0; fam < 2; fam++ {
-			for k := 0; k <= 5; k++ {
-				pts, wts := dividerPointsWhere(img, cur, fam, k, round, linePoints, true, bareBetween(board, fam, k))
-				for i, p := range pts {
-					obs = append(obs, sparseObs{img: p, fam: fam, target: float64(k) - 2.5, wt: wts[i]})
-				}
-			}
-		}
+		obs = dividerObs(img, cur, round, board, obs[:0])
 		for s := outerNear; s <= outerFar; s++ {
 			obs = outerPoints(img, cur, s, fw, round, obs)
 		}

@@ -35,14 +35,7 @@ func outlinePoints(truth homography, fw float64, n int, rng *rand.Rand) []sparse
 }
 
 func TestFitPlaneFrameWidth(t *testing.T) {
-	truth, ok := homographyFromCorners([4][2]float64{{400, 150}, {880, 160}, {980, 620}, {300, 600}})
-	if !ok {
-		t.Fatal("test grid")
-	}
-	off, ok := homographyFromCorners([4][2]float64{{403, 147}, {884, 163}, {977, 624}, {302, 596}})
-	if !ok {
-		t.Fatal("test grid")
-	}
+	truth, off := fitGrids(t)
 	const fwTrue, fwStart = 0.62, 0.55
 	obs := outlinePoints(truth, fwTrue, 40, rand.New(rand.NewSource(5)))
 	// The fit starts from the search's grid and a frame width a little

@@ -134,19 +134,7 @@ func (r *Reader) refineSparseOn(h homography, board *observation.Board) (homogra
 	obs := r.sparseObs
 	defer func() { r.sparseObs = obs[:0] }()
 	for round := 0; round < 2; round++ {
-		obs = obs[:0]
-		for fam := 0; fam < 2; fam++ {
-			for k := 0; k <= 5; k++ {
-				var keep func(t float64) bool
-				if board != nil {
-					keep = bareBetween(board, fam, k)
-				}
-				pts, wts := dividerPointsWhere(img, cur, fam, k, round, linePoints, true, keep)
-				for i, p := range pts {
-					obs = append(obs, sparseObs{img: p, fam: fam, target: float64(k) - 2.5, wt: wts[i]})
-				}
-			}
-		}
+		obs = dividerObs(img, cur, round, board, obs[:0])
 		nh, on, ok := fitSparse(cur, obs)
 		minAll, minFamily := sparseMinPoints, sparseMinPerFamily
 		if board != nil {
@@ -161,6 +149,25 @@ func (r *Reader) refineSparseOn(h homography, board *observation.Board) (homogra
 		return h, false
 	}
 	return cur, true
+}
+
+// dividerObs appends to obs the divider points found along grid h's
+// twelve lines (search round round), where board (when not nil) reads
+// bare cells on both sides.
+func dividerObs(img grayImg, h homography, round int, board *observation.Board, obs []sparseObs) []sparseObs {
+	for fam := 0; fam < 2; fam++ {
+		for k := 0; k <= 5; k++ {
+			var keep func(t float64) bool
+			if board != nil {
+				keep = bareBetween(board, fam, k)
+			}
+			pts, wts := dividerPointsWhere(img, h, fam, k, round, linePoints, true, keep)
+			for i, p := range pts {
+				obs = append(obs, sparseObs{img: p, fam: fam, target: float64(k) - 2.5, wt: wts[i]})
+			}
+		}
+	}
+	return obs
 }
 
 // centreBoard shifts board coordinates so that the grid's centre is 0:

@@ -37,16 +37,20 @@ func sparsePoints(truth homography, lines [][2]int, n int, outliers float64, rng
 	return obs
 }
 
+// fitGrids are a board's true grid and the search's, a few per cent of a
+// pitch off.
+func fitGrids(t *testing.T) (truth, off homography) {
+	t.Helper()
+	truth, ok1 := homographyFromCorners([4][2]float64{{400, 150}, {880, 160}, {980, 620}, {300, 600}})
+	off, ok2 := homographyFromCorners([4][2]float64{{403, 147}, {884, 163}, {977, 624}, {302, 596}})
+	if !ok1 || !ok2 {
+		t.Fatal("test grids")
+	}
+	return truth, off
+}
+
 func TestFitSparse(t *testing.T) {
-	truth, ok := homographyFromCorners([4][2]float64{{400, 150}, {880, 160}, {980, 620}, {300, 600}})
-	if !ok {
-		t.Fatal("test grid")
-	}
-	// The search's grid: a few per cent of a pitch off.
-	off, ok := homographyFromCorners([4][2]float64{{403, 147}, {884, 163}, {977, 624}, {302, 596}})
-	if !ok {
-		t.Fatal("test grid")
-	}
+	truth, off := fitGrids(t)
 	all := [][2]int{{0, 0}, {0, 1}, {0, 2}, {0, 3}, {0, 4}, {0, 5}, {1, 0}, {1, 1}, {1, 2}, {1, 3}, {1, 4}, {1, 5}}
 	crowded := [][2]int{{0, 5}, {0, 4}, {1, 0}, {1, 5}, {1, 2}}
 	tests := []struct {
