@@ -670,12 +670,10 @@ func (r *Reader) refineDividers(h homography, rounds, n int) (homography, float6
 // edges and windows and drags the grid off by a fifth of a cell; the
 // homography through the lines seen places the hidden ones.
 func (r *Reader) refineLines(h homography, rounds, n int, strict bool) (homography, float64) {
-	g, err := r.fullGray.DataPtrUint8()
-	if err != nil {
+	img, ok := r.fullGrayImg()
+	if !ok {
 		return h, 0
 	}
-	w, hh := r.fullGray.Cols(), r.fullGray.Rows()
-	img := grayImg{g, w, hh}
 	score := 0.0
 	for round := 0; round < rounds; round++ {
 		var lines [2][6]fitLine
@@ -717,6 +715,16 @@ const minLineShare = 0.45
 type grayImg struct {
 	p    []uint8
 	w, h int
+}
+
+// fullGrayImg is the full-resolution grey as a grayImg; ok is false when
+// it cannot be read.
+func (r *Reader) fullGrayImg() (grayImg, bool) {
+	g, err := r.fullGray.DataPtrUint8()
+	if err != nil {
+		return grayImg{}, false
+	}
+	return grayImg{g, r.fullGray.Cols(), r.fullGray.Rows()}, true
 }
 
 // gradient gives the central differences of the grey at (x, y), which

@@ -39,12 +39,11 @@ const minLinePoints = 8
 // when too few dividers are seen to say.
 func (r *Reader) lensCorners(h homography) ([4][2]float64, bool) {
 	var out [4][2]float64
-	g, err := r.fullGray.DataPtrUint8()
-	if err != nil {
+	img, ok := r.fullGrayImg()
+	if !ok {
 		return out, false
 	}
-	w, hh := r.fullGray.Cols(), r.fullGray.Rows()
-	img := grayImg{g, w, hh}
+	w, hh := img.w, img.h
 	// The divider points along each line that lie on its robust fit.
 	var lines [12][]pt
 	used := 0

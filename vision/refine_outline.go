@@ -60,15 +60,14 @@ const (
 // ok is false when an edge has too few points on the fit or the move is
 // too large.
 func (r *Reader) refineOutline(h homography, scale float64, board *observation.Board) (homography, bool) {
-	g, err := r.fullGray.DataPtrUint8()
-	if err != nil {
+	img, ok := r.fullGrayImg()
+	if !ok {
 		return h, false
 	}
 	fw, ok := r.bestFrameWidth(scaleHomography(h, scale))
 	if !ok {
 		return h, false
 	}
-	img := grayImg{g, r.fullGray.Cols(), r.fullGray.Rows()}
 	cur := h
 	obs := r.sparseObs
 	defer func() { r.sparseObs = obs[:0] }()

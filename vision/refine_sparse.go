@@ -125,11 +125,10 @@ func (r *Reader) refineSparse(h homography) (homography, bool) {
 // divider places between two cells it reads bare (crowded boards, see
 // bareBetween), and fewer points wanted on the fit.
 func (r *Reader) refineSparseOn(h homography, board *observation.Board) (homography, bool) {
-	g, err := r.fullGray.DataPtrUint8()
-	if err != nil {
+	img, ok := r.fullGrayImg()
+	if !ok {
 		return h, false
 	}
-	img := grayImg{g, r.fullGray.Cols(), r.fullGray.Rows()}
 	cur := h
 	obs := r.sparseObs
 	defer func() { r.sparseObs = obs[:0] }()
