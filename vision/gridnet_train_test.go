@@ -96,7 +96,7 @@ func frameCandidates(t *testing.T, r *Reader, m gocv.Mat, truth [4][2]float64, v
 		hs := scaleHomography(g.h, scale)
 		ol := 0.0
 		if ok {
-			ol = v.bestOutlineScore(hs)
+			ol, _ = v.bestOutline(hs)
 		}
 		hf := gridHeight(g.h) / float64(h)
 		ridge := r.ridgeSupport(hs, r.gray.Cols(), r.gray.Rows())

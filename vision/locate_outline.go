@@ -407,13 +407,16 @@ func canonical(h homography) (homography, bool) {
 // 88.5 %, 88.4 %, and 86.1 % at 1 (29 boards refused against 17).
 const outlineWeight = 0.25
 
-// bestOutlineScore is outlineScore at the frame width that fits best.
-func (v *stepView) bestOutlineScore(hh homography) float64 {
-	best := 0.0
+// bestOutline is outlineScore at the frame width (outlineWidths) that
+// fits best, and that width.
+func (v *stepView) bestOutline(hh homography) (score, width float64) {
+	score = -1
 	for _, fw := range outlineWidths {
-		best = math.Max(best, v.outlineScore(hh, fw))
+		if s := v.outlineScore(hh, fw); s > score {
+			score, width = s, fw
+		}
 	}
-	return best
+	return max(score, 0), width
 }
 
 // outlineScore is the mean support, by step edges across them, of the

@@ -147,7 +147,7 @@ func boardShown(g scoredGrid, ridge float64) (shown, unsure bool) {
 // a table gave up to 0.073 (40 renders), the right grids of such boards
 // 0.17 to 0.56 on the check seeds and seeds 3000-3299 (3 frames).
 //
-// minOutlineShown is the least outline support (bestOutlineScore) and
+// minOutlineShown is the least outline support (bestOutline) and
 // minHeightShown the least height (a share of the frame's) of a grid
 // shown by its outline: the crowded boards refused on the tuning sets
 // whose best grid was right had 0.82-0.96 and 0.57-0.64, the wrong best
@@ -203,7 +203,7 @@ func (r *Reader) findGrid(scale float64, w, h int) (scoredGrid, bool) {
 		hs := scaleHomography(g.h, scale)
 		ol := 0.0
 		if ok {
-			ol = v.bestOutlineScore(hs)
+			ol, _ = v.bestOutline(hs)
 		}
 		hf := gridHeight(g.h) / float64(h)
 		rs[i].g.outlined = ol >= minOutlineShown && hf >= minHeightShown

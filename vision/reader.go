@@ -234,7 +234,7 @@ func (r *Reader) sparseCorners(h homography, board observation.Board, scale floa
 	if board.Built() > maxSparseBuilt {
 		crowded = &board
 	}
-	hr, ok := r.refineSparseOn(h, crowded)
+	hr, ok := r.refineSparse(h, crowded)
 	if !ok && crowded != nil {
 		hr, ok = r.refineOutline(h, scale, crowded)
 	}

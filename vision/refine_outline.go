@@ -7,7 +7,7 @@ import (
 )
 
 // On the most crowded boards too few divider places lie between bare
-// cells for refineSparseOn. The frame's outer edges still show: the near,
+// cells for refineSparse. The frame's outer edges still show: the near,
 // left and right ones beside the towers, and the far one where no tower
 // leans over it. refineOutline adds them to the fit, with the frame's
 // width (unknown: TABLE.md gives none, the simulator draws 0.4-0.8 of a
@@ -23,7 +23,7 @@ import (
 // 5000-5299 2.19 -> 2.10 % (6.23 -> 4.81). Without the far edge, 2.21,
 // 2.28 and 2.11 %; with every divider place instead of the bare cells',
 // the corners of boards with 20 or more built cells grew (20000-20299,
-// 5.49 -> 5.82 %). Fitted in place of refineSparseOn on every crowded
+// 5.49 -> 5.82 %). Fitted in place of refineSparse on every crowded
 // board, not only where it fails: 2.12, 2.20 and 2.14 %.
 
 // outerSide is a side of the frame whose outer edge refineOutline follows.
@@ -64,10 +64,11 @@ func (r *Reader) refineOutline(h homography, scale float64, board *observation.B
 	if !ok {
 		return h, false
 	}
-	fw, ok := r.bestFrameWidth(scaleHomography(h, scale))
+	v, ok := r.stepView()
 	if !ok {
 		return h, false
 	}
+	_, fw := v.bestOutline(scaleHomography(h, scale))
 	cur := h
 	obs := r.sparseObs
 	defer func() { r.sparseObs = obs[:0] }()
@@ -91,23 +92,6 @@ func (r *Reader) refineOutline(h homography, scale float64, board *observation.B
 		return h, false
 	}
 	return cur, true
-}
-
-// bestFrameWidth is the frame width (outlineWidths) whose outline best
-// fits grid hs (reduced frame); ok is false when the step edges cannot be
-// read.
-func (r *Reader) bestFrameWidth(hs homography) (float64, bool) {
-	v, ok := r.stepView()
-	if !ok {
-		return 0, false
-	}
-	best, bw := -1.0, 0.0
-	for _, fw := range outlineWidths {
-		if s := v.outlineScore(hs, fw); s > best {
-			best, bw = s, fw
-		}
-	}
-	return bw, true
 }
 
 // outerPoints appends to obs the frame's outer edge on side s of grid h

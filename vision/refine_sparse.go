@@ -117,14 +117,10 @@ type sparseObs struct {
 // by a homography of the board plane fitted to every divider point found
 // along its twelve lines, twice (the second time searching closer). ok is
 // false when too few points lie on the fit or the move is too large.
-func (r *Reader) refineSparse(h homography) (homography, bool) {
-	return r.refineSparseOn(h, nil)
-}
-
-// refineSparseOn is refineSparse with, when board is given, only the
-// divider places between two cells it reads bare (crowded boards, see
-// bareBetween), and fewer points wanted on the fit.
-func (r *Reader) refineSparseOn(h homography, board *observation.Board) (homography, bool) {
+//
+// Given board (a crowded one), it takes only the divider places between
+// two cells it reads bare (bareBetween), and wants fewer points on the fit.
+func (r *Reader) refineSparse(h homography, board *observation.Board) (homography, bool) {
 	img, ok := r.fullGrayImg()
 	if !ok {
 		return h, false
