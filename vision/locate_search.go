@@ -54,9 +54,6 @@ type scoredGrid struct {
 	// outlined says the board's outline is seen all round the grid, at a
 	// board's size (findGrid sets it).
 	outlined bool
-	// inView says another grid of the frame shows the board (boardShown),
-	// one this grid outranks (findGrid sets it).
-	inView bool
 }
 
 // locateGrid finds the grid (full-resolution frame): the best candidate,
@@ -122,15 +119,14 @@ const (
 // no one.
 //
 // A crowded board whose tops are not found as faces still shows its
-// outline all round at a board's size (outlined): its grid is shown too,
-// as is a grid that outranks one shown (inView).
+// outline all round at a board's size (outlined): its grid is shown too.
 //
 // A weak grid with neither block tops on its cells nor the frame's colours
 // around it (no faces, frame evidence below 0) must show clear ridges
 // (minRidgeBare): the table's own lines and the spare pieces' edges then
 // pass for a board's dividers with ridges of 0.04 to 0.07.
 func boardShown(g scoredGrid, ridge float64) (shown, unsure bool) {
-	shown = g.s >= minDividers || (g.s-g.base >= minFacesShown || g.outlined || g.inView) && g.s >= minCrowdedScore
+	shown = g.s >= minDividers || (g.s-g.base >= minFacesShown || g.outlined) && g.s >= minCrowdedScore
 	bare := g.s-g.base <= 0 && g.frame < 0
 	unsure = ridge < minRidgeShown || bare && ridge < minRidgeBare
 	return shown, shown && unsure && gridConfidence(g.base) <= minGridConfidence
@@ -241,17 +237,6 @@ func (r *Reader) findGrid(scale float64, w, h int) (scoredGrid, bool) {
 	}
 	if chosen < 0 {
 		chosen = 0
-	}
-	// The board is in view, but the grid ranked first is not itself
-	// shown: its dividers are weak and its outline short of the frame's
-	// (a wide frame, a tower over the edge), while the grid shown matched
-	// its outline to the frame's outer edge or the table's. The first is
-	// read (check seeds 20000-20299 and 17000-17999, cold: cells right
-	// 96.23 -> 96.48 % and 95.32 -> 95.47 %, grids right 290 -> 291 and
-	// 942 -> 944; of 14 frames changed, 3 worse).
-	if chosen > 0 && rs[0].g.s >= minCrowdedScore {
-		chosen = 0
-		rs[0].g.inView = true
 	}
 	g := rs[chosen].g
 	if crowded {
