@@ -16,7 +16,7 @@ var (
 	seedsFlag   = flag.String("seeds", "", "run the harness on these seeds (e.g. 100000-100499) and print the report")
 	trueCorners = flag.Bool("truecorners", false, "with -seeds: read with the true corners (measure the cell reading alone)")
 	nearJitter  = flag.Float64("near", -1, "with -seeds: read near the true corners nudged by up to this many pitches (a known grid, a camera that stayed put)")
-	tsvFlag     = flag.String("tsv", "", "with -seeds: also write one line per seed (seed, elevation, built cells, read, worst corner error in pitches, wrong cells) to this file")
+	tsvFlag     = flag.String("tsv", "", "with -seeds: also write one line per seed (seed, elevation, built cells, read, worst corner error in pitches, wrong cells, hidden cells and those wrong, each corner's error A1, A5, E5, E1 in pitches) to this file")
 	cellTSVFlag = flag.String("celltsv", "", "with -seeds: also write one line per cell of the boards read (seed, cell, truth, read, confidence, grid confidence, hidden, worst corner error) to this file")
 )
 
@@ -97,7 +97,7 @@ func writeCellTSV(path string, rep Report) error {
 // writeTSV writes one line per seed, for comparing two runs seed by seed.
 func writeTSV(path string, rep Report) error {
 	var b strings.Builder
-	b.WriteString("seed\televation\tbuilt\tread\tworst_corner\twrong\thidden\thidden_wrong\n")
+	b.WriteString("seed\televation\tbuilt\tread\tworst_corner\twrong\thidden\thidden_wrong\tcorner_a1\tcorner_a5\tcorner_e5\tcorner_e1\n")
 	for _, s := range rep.Samples {
 		worst := s.WorstCorner()
 		hidden, hiddenWrong := 0, 0
@@ -109,7 +109,15 @@ func writeTSV(path string, rep Report) error {
 				}
 			}
 		}
-		fmt.Fprintf(&b, "%d\t%.0f\t%d\t%t\t%.4f\t%d\t%d\t%d\n", s.Seed, s.Elevation, s.Truth.Built(), s.Err == nil, worst, s.Wrong, hidden, hiddenWrong)
+		fmt.Fprintf(&b, "%d\t%.0f\t%d\t%t\t%.4f\t%d\t%d\t%d", s.Seed, s.Elevation, s.Truth.Built(), s.Err == nil, worst, s.Wrong, hidden, hiddenWrong)
+		for _, c := range s.CornerPx {
+			e := 0.0
+			if s.Err == nil && s.Pitch > 0 {
+				e = c / s.Pitch
+			}
+			fmt.Fprintf(&b, "\t%.4f", e)
+		}
+		b.WriteString("\n")
 	}
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		return fmt.Errorf("writing per-seed figures: %w", err)
@@ -181,9 +189,10 @@ func TestAccuracy(t *testing.T) {
 
 // Floors of the regression suite, a little under the figures measured on
 // seeds 5000..5039 (raised in the thirtieth session, with the refits of
-// the crowded boards' corners): cells 91.7 %, not read 2.5 %, median
-// corner error 2.7 % of a pitch over the boards read and 2.5 % over the
-// grids right; with the true corners cells 97.3 %, levels 97.9 %,
+// the crowded boards' corners, and the corners' in the thirty-first, with
+// the refits on the places the reading shows bare): cells 91.7 %, not
+// read 2.5 %, median corner error 2.1 % of a pitch over the boards read
+// and 2.0 % over the grids right (2.7 and 2.5 % before); with the true corners cells 97.3 %, levels 97.9 %,
 // occupants 99.0 %; near the true corners knocked by up to a tenth of a
 // pitch cells 96.4 %. Cells at vision.SureConfidence or more: cold 59.7 %
 // of the cells read, none wrong; near a known grid 62.8 %, none wrong.
@@ -194,8 +203,8 @@ func TestAccuracy(t *testing.T) {
 const (
 	minCells             = 0.86
 	maxFailed            = 0.15
-	maxCornerMedian      = 0.03
-	maxRightCornerMedian = 0.028
+	maxCornerMedian      = 0.024
+	maxRightCornerMedian = 0.023
 	minSureRight         = 0.995
 	minSureShare         = 0.55
 	minCellsTrueCorners  = 0.96

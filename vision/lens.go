@@ -37,7 +37,7 @@ const minLinePoints = 8
 // lensCorners gives the grid's outer corners (A1, A5, E5, E1) for grid h
 // on the full-resolution frame, allowing for lens distortion; ok is false
 // when too few dividers are seen to say.
-func (r *Reader) lensCorners(h homography) ([4][2]float64, bool) {
+func (r *Reader) lensCorners(h homography, places placeFilter) ([4][2]float64, bool) {
 	var out [4][2]float64
 	img, ok := r.fullGrayImg()
 	if !ok {
@@ -49,7 +49,7 @@ func (r *Reader) lensCorners(h homography) ([4][2]float64, bool) {
 	used := 0
 	for fam := 0; fam < 2; fam++ {
 		for k := 0; k <= 5; k++ {
-			pts, wts := dividerPoints(img, h, fam, k, 1, linePoints, true)
+			pts, wts := dividerPointsWhere(img, h, fam, k, 1, linePoints, true, places.line(fam, k))
 			if len(pts) < minLinePoints {
 				continue
 			}

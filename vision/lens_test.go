@@ -45,7 +45,7 @@ func TestLensCorners(t *testing.T) {
 			want[i] = [2]float64{q.X, q.Y}
 		}
 		hr, _ := r.refineDividers(h, 2, linePoints)
-		got, ok := r.lensCorners(hr)
+		got, ok := r.lensCorners(hr, nil)
 		if !ok {
 			t.Fatalf("kappa %g: no corners", kappa)
 		}

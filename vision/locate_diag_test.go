@@ -74,7 +74,7 @@ func TestSurveyGrid(t *testing.T) {
 		fconf := 0.0
 		if g, _, conf, ok := r.locateGrid(scale, m.Cols(), m.Rows()); ok {
 			c := cornersOf(g)
-			if lc, ok := r.lensCorners(g); ok && plausibleGrid(lc, m.Cols(), m.Rows()) {
+			if lc, ok := r.lensCorners(g, nil); ok && plausibleGrid(lc, m.Cols(), m.Rows()) {
 				c = lc
 			}
 			final, fconf = pitchErr(c, truth.Corners), conf

@@ -114,7 +114,7 @@ func TestSurveyRefine(t *testing.T) {
 			g, _ := r.refineDividers(ht, w.rounds, w.n)
 			c := cornersOf(g)
 			if w.lens {
-				if lc, ok := r.lensCorners(g); ok {
+				if lc, ok := r.lensCorners(g, nil); ok {
 					c = lc
 				}
 			}

@@ -176,7 +176,7 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 	}
 	res.Corners = cornersOf(h)
 	if corners == nil {
-		res.Corners = r.lensRefit(h, src.Cols(), src.Rows())
+		res.Corners = r.lensRefit(h, src.Cols(), src.Rows(), nil)
 	}
 	if !plausibleGrid(res.Corners, src.Cols(), src.Rows()) && corners == nil {
 		return res, ErrNoGrid
@@ -211,14 +211,14 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 }
 
 // lensRefit gives grid h's corners (full resolution, a w x hh frame)
-// refitted for the lens when that fit holds and moves them little, else
-// h's own.
-func (r *Reader) lensRefit(h homography, w, hh int) [4][2]float64 {
+// refitted for the lens (on the divider places that places keeps) when
+// that fit holds and moves them little, else h's own.
+func (r *Reader) lensRefit(h homography, w, hh int, places placeFilter) [4][2]float64 {
 	c := cornersOf(h)
 	if !useLens {
 		return c
 	}
-	if lc, ok := r.lensCorners(h); ok && plausibleGrid(lc, w, hh) && pitchErr(lc, c) < maxLensMove {
+	if lc, ok := r.lensCorners(h, places); ok && plausibleGrid(lc, w, hh) && pitchErr(lc, c) < maxLensMove {
 		return lc
 	}
 	return c
@@ -228,20 +228,23 @@ func (r *Reader) lensRefit(h homography, w, hh int) [4][2]float64 {
 // scale to the reduced frame) of a w x hh frame corrected by refineSparse
 // (on a board read crowded, with the places between bare cells only, or
 // failing that refineOutline), then refitted for the lens and lowered to
-// the cells as the search's are.
+// the cells as the search's are. Every refit takes only the divider places
+// where the cells' reading shows bare board (shownPlaces).
 func (r *Reader) sparseCorners(h homography, board observation.Board, scale float64, w, hh int) ([4][2]float64, bool) {
-	var crowded *observation.Board
-	if board.Built() > maxSparseBuilt {
-		crowded = &board
+	shown := r.shownPlaces(h, scale)
+	places := shown
+	crowded := board.Built() > maxSparseBuilt
+	if crowded {
+		places = shown.and(bareFilter(&board))
 	}
-	hr, ok := r.refineSparse(h, crowded)
-	if !ok && crowded != nil {
-		hr, ok = r.refineOutline(h, scale, crowded)
+	hr, ok := r.refineSparse(h, places, crowded)
+	if !ok && crowded {
+		hr, ok = r.refineOutline(h, scale, places)
 	}
 	if !ok {
 		return [4][2]float64{}, false
 	}
-	c := r.lensRefit(hr, w, hh)
+	c := r.lensRefit(hr, w, hh, shown)
 	if !plausibleGrid(c, w, hh) {
 		return c, false
 	}

@@ -1,10 +1,6 @@
 package vision
 
-import (
-	"math"
-
-	"companion/observation"
-)
+import "math"
 
 // On the most crowded boards too few divider places lie between bare
 // cells for refineSparse. The frame's outer edges still show: the near,
@@ -59,7 +55,7 @@ const (
 // dividers between bare cells, twice (the second time searching closer).
 // ok is false when an edge has too few points on the fit or the move is
 // too large.
-func (r *Reader) refineOutline(h homography, scale float64, board *observation.Board) (homography, bool) {
+func (r *Reader) refineOutline(h homography, scale float64, places placeFilter) (homography, bool) {
 	img, ok := r.fullGrayImg()
 	if !ok {
 		return h, false
@@ -73,7 +69,7 @@ func (r *Reader) refineOutline(h homography, scale float64, board *observation.B
 	obs := r.sparseObs
 	defer func() { r.sparseObs = obs[:0] }()
 	for round := 0; round < 2; round++ {
-		obs = dividerObs(img, cur, round, board, obs[:0])
+		obs = dividerObs(img, cur, round, places, obs[:0])
 		for s := outerNear; s <= outerFar; s++ {
 			obs = outerPoints(img, cur, s, fw, round, obs)
 		}

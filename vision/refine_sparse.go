@@ -114,13 +114,14 @@ type sparseObs struct {
 }
 
 // refineSparse corrects grid h (full resolution, on the dividers' plane)
-// by a homography of the board plane fitted to every divider point found
-// along its twelve lines, twice (the second time searching closer). ok is
-// false when too few points lie on the fit or the move is too large.
+// by a homography of the board plane fitted to the divider points found
+// along its twelve lines at the places that places keeps, twice (the
+// second time searching closer). ok is false when too few points lie on
+// the fit or the move is too large.
 //
-// Given board (a crowded one), it takes only the divider places between
-// two cells it reads bare (bareBetween), and wants fewer points on the fit.
-func (r *Reader) refineSparse(h homography, board *observation.Board) (homography, bool) {
+// On a crowded board (places then keeps only those between bare cells,
+// bareBetween) it wants fewer points on the fit.
+func (r *Reader) refineSparse(h homography, places placeFilter, crowded bool) (homography, bool) {
 	img, ok := r.fullGrayImg()
 	if !ok {
 		return h, false
@@ -129,10 +130,10 @@ func (r *Reader) refineSparse(h homography, board *observation.Board) (homograph
 	obs := r.sparseObs
 	defer func() { r.sparseObs = obs[:0] }()
 	for round := 0; round < 2; round++ {
-		obs = dividerObs(img, cur, round, board, obs[:0])
+		obs = dividerObs(img, cur, round, places, obs[:0])
 		nh, on, ok := fitSparse(cur, obs)
 		minAll, minFamily := sparseMinPoints, sparseMinPerFamily
-		if board != nil {
+		if crowded {
 			minAll, minFamily = bareMinPoints, bareMinPerFamily
 		}
 		if !ok || on[0]+on[1] < minAll || on[0] < minFamily || on[1] < minFamily {
@@ -147,16 +148,11 @@ func (r *Reader) refineSparse(h homography, board *observation.Board) (homograph
 }
 
 // dividerObs appends to obs the divider points found along grid h's
-// twelve lines (search round round), where board (when not nil) reads
-// bare cells on both sides.
-func dividerObs(img grayImg, h homography, round int, board *observation.Board, obs []sparseObs) []sparseObs {
+// twelve lines (search round round) at the places that places keeps.
+func dividerObs(img grayImg, h homography, round int, places placeFilter, obs []sparseObs) []sparseObs {
 	for fam := 0; fam < 2; fam++ {
 		for k := 0; k <= 5; k++ {
-			var keep func(t float64) bool
-			if board != nil {
-				keep = bareBetween(board, fam, k)
-			}
-			pts, wts := dividerPointsWhere(img, h, fam, k, round, linePoints, true, keep)
+			pts, wts := dividerPointsWhere(img, h, fam, k, round, linePoints, true, places.line(fam, k))
 			for i, p := range pts {
 				obs = append(obs, sparseObs{img: p, fam: fam, target: float64(k) - 2.5, wt: wts[i]})
 			}

@@ -58,7 +58,7 @@ func TestSurveyFrame(t *testing.T) {
 		chosen, sc, _, _ := r.locateGrid(scale, m.Cols(), m.Rows())
 		hf := chosen
 		ce := cornerErr(cornersOf(hf), truth.Corners)
-		if lc, ok := r.lensCorners(hf); ok {
+		if lc, ok := r.lensCorners(hf, nil); ok {
 			line += fmt.Sprintf(" lens %.1f plain %.1f", cornerErr(lc, truth.Corners), ce)
 		}
 		if ce >= 15 && ce < 50 {
