@@ -226,19 +226,15 @@ func (r *Reader) lensRefit(h homography, w, hh int, places placeFilter) [4][2]fl
 
 // sparseCorners are the corners reported for grid h (full resolution,
 // scale to the reduced frame) of a w x hh frame corrected by refineSparse
-// (on a board read crowded, with the places between bare cells only, or
-// failing that refineOutline), then refitted for the lens and lowered to
-// the cells as the search's are. Every refit takes only the divider places
-// where the cells' reading shows bare board (shownPlaces).
+// (on the divider places between cells read bare where the reading shows
+// bare board, shownPlaces), or failing that refineOutline, then refitted
+// for the lens (on the places shown bare) and lowered to the cells as the
+// search's are.
 func (r *Reader) sparseCorners(h homography, board observation.Board, scale float64, w, hh int) ([4][2]float64, bool) {
 	shown := r.shownPlaces(h, scale)
-	places := shown
-	crowded := board.Built() > maxSparseBuilt
-	if crowded {
-		places = shown.and(bareFilter(&board))
-	}
-	hr, ok := r.refineSparse(h, places, crowded)
-	if !ok && crowded {
+	places := shown.and(bareFilter(&board))
+	hr, ok := r.refineSparse(h, places)
+	if !ok {
 		hr, ok = r.refineOutline(h, scale, places)
 	}
 	if !ok {

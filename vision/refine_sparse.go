@@ -21,10 +21,7 @@ import (
 // cells came out worse (check seeds 20000-20299: 96.23 -> 96.03 %
 // right): the second looks were taught on the search's own grids (and
 // a later trial on crowded boards' grids gained too little for a second
-// cell reading, below). Past maxSparseBuilt built cells the divider
-// points found are mostly the blocks' edges: taking them all, the corner
-// errors grew (boards with 20 or more built cells, median 5.5 -> 6.3 %),
-// so there only the places between bare cells are taken (bareBetween).
+// cell reading, below).
 //
 // Median corner error, every board read cold (check seeds, share of the
 // pitch), without -> with: 20000-20299 2.47 -> 2.33 %, 21000-21199 2.46
@@ -32,45 +29,43 @@ import (
 // 2.68 % (boards with 10-14 built cells 2.16 -> 1.85 %). Near a hint
 // knocked by a tenth of a pitch (20000-20299), 2.81 -> 2.59 %. No grid
 // that was right became wrong. It costs about 1.5 ms a frame.
-
-// maxSparseBuilt is the most built cells a board may read for its
-// corners to come from refineSparse with every divider place; past it
-// only the places between bare cells are taken.
-const maxSparseBuilt = 14
+//
+// Most divider points found beside a block are its edges: a block's foot
+// stands just inside its cell, and a nearer tower hides the divider
+// behind it. So the fit takes only the places between two cells read
+// bare (level 0; beyond an outer line, the frame) where the reading shows
+// bare board (shownPlaces). Until the thirty-first session boards of up
+// to 14 built cells took every place, wanting at least 120 points and 30
+// of each family, and only more crowded boards the bare cells' places
+// (check seeds, median corner error, boards with 15-19 built cells: 3.09
+// -> 2.47, 3.37 -> 3.11 and 3.21 -> 2.96 %). With the places shown bare,
+// the bare cells' places on every board (and refineOutline where too few
+// show): check seeds 1.95 -> 1.82 %, 2.04 -> 1.80 %, 1.88 -> 1.79 %
+// (boards with 10-14 built cells 2.08 -> 1.55, 2.43 -> 1.72 and 1.77 ->
+// 1.34 %); the bare places from 9, 11 or 13 built cells on: 1.81 / 1.79 /
+// 1.79, 1.81 / 1.79 / 1.78 and 1.84 / 1.84 / 1.78 %; every shown place
+// below 15 built cells wanting 80 and 20 points, 60 and 15, 40 and 10:
+// 1.86 / 1.89 / 1.81, 1.81 / 1.83 / 1.81 and 1.78 / 1.82 / 1.79 %.
+// Earlier, also skipping cells with a pawn: worse (2.27, 2.46, 2.28 %
+// against 2.22, 2.41, 2.19 %). Reading the cells again on the corrected
+// grid (a second cell reading, about 24 ms): cells right 96.23 -> 96.32,
+// 95.74 -> 95.70 and 95.99 -> 96.03 %, too little for the time.
 
 // sparse refinement's settings: the least points on the fit, in all and
 // of each family of lines (a line family alone fixes only half the
 // grid); the prior's weight; the largest move kept (pitches, the worst
-// corner). Check seeds 20000-20299, median corner error: at least 60 and
-// 15 points 2.32 %, 120 and 30 2.29 %, 160 and 45 2.32 %; the prior's
+// corner). Check seeds 20000-20299, median corner error: the prior's
 // weight 1, 3, 10 and 100: 2.40, 2.33, 2.29 and 2.39 % (each with the
-// others as here).
+// others as here, every place taken). On crowded boards' bare places:
+// wanting 60 points and 15 of each family 2.23, 2.42 and 2.25 % on the
+// check seeds against 2.22, 2.41 and 2.19 %; 80 and 20, 2.29 % on the
+// first. A largest move of 0.25: 1.94 / 2.04 / 1.88 % against 1.95 / 2.04
+// / 1.88 %.
 const (
-	sparseMinPoints    = 120
-	sparseMinPerFamily = 30
+	sparseMinPoints    = 45
+	sparseMinPerFamily = 12
 	sparsePriorWeight  = 10
 	sparseMaxMove      = 0.15
-)
-
-// On crowded boards (more than maxSparseBuilt built cells) most divider
-// points found are the blocks' edges: a block's foot stands just inside
-// its cell, and a nearer tower hides the divider behind it. So the fit
-// takes only the places between two cells read bare (level 0; beyond an
-// outer line, the frame): fewer points, of which fewer are wanted.
-//
-// Check seeds cold, median corner error of every board read (share of the
-// pitch), without -> with: 20000-20299 2.33 -> 2.22 %, 21000-21199 2.44 ->
-// 2.41 %, 5000-5299 2.37 -> 2.19 %; boards with 15-19 built cells 3.09 ->
-// 2.47, 3.37 -> 3.11 and 3.21 -> 2.96 %. Wanting 60 points and 15 of each
-// family: 2.23, 2.42 and 2.25 %; 80 and 20, 2.29 % on the first. Bare
-// places also for boards of 10-14 built cells, in place of every place:
-// 2.23 % there against 2.19 % (20000-20299). Also skipping cells with a
-// pawn: 2.27, 2.46, 2.28 %. Reading the cells again on the corrected grid
-// (a second cell reading, about 24 ms): cells right 96.23 -> 96.32, 95.74
-// -> 95.70 and 95.99 -> 96.03 %, too little for the time.
-const (
-	bareMinPoints    = 45
-	bareMinPerFamily = 12
 )
 
 // bareBetween says, for line k of family fam (0: a row line, board Y = k;
@@ -118,10 +113,7 @@ type sparseObs struct {
 // along its twelve lines at the places that places keeps, twice (the
 // second time searching closer). ok is false when too few points lie on
 // the fit or the move is too large.
-//
-// On a crowded board (places then keeps only those between bare cells,
-// bareBetween) it wants fewer points on the fit.
-func (r *Reader) refineSparse(h homography, places placeFilter, crowded bool) (homography, bool) {
+func (r *Reader) refineSparse(h homography, places placeFilter) (homography, bool) {
 	img, ok := r.fullGrayImg()
 	if !ok {
 		return h, false
@@ -132,11 +124,7 @@ func (r *Reader) refineSparse(h homography, places placeFilter, crowded bool) (h
 	for round := 0; round < 2; round++ {
 		obs = dividerObs(img, cur, round, places, obs[:0])
 		nh, on, ok := fitSparse(cur, obs)
-		minAll, minFamily := sparseMinPoints, sparseMinPerFamily
-		if crowded {
-			minAll, minFamily = bareMinPoints, bareMinPerFamily
-		}
-		if !ok || on[0]+on[1] < minAll || on[0] < minFamily || on[1] < minFamily {
+		if !ok || on[0]+on[1] < sparseMinPoints || on[0] < sparseMinPerFamily || on[1] < sparseMinPerFamily {
 			return h, false
 		}
 		cur = nh
