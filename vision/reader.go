@@ -225,14 +225,13 @@ func (r *Reader) lensRefit(h homography, w, hh int, places placeFilter) [4][2]fl
 }
 
 // sparseCorners are the corners reported for grid h (full resolution,
-// scale to the reduced frame) of a w x hh frame corrected by refineSparse
-// (on the divider places between cells read bare where the reading shows
-// bare board, shownPlaces), or failing that refineOutline, then refitted
-// for the lens (on the places shown bare) and lowered to the cells as the
-// search's are.
+// scale to the reduced frame) of a w x hh frame corrected by refineSparse,
+// or failing that refineOutline, then refitted for the lens and lowered
+// to the cells as the search's are. Each takes only the divider places
+// between two cells read bare where the reading shows bare board
+// (shownPlaces).
 func (r *Reader) sparseCorners(h homography, board observation.Board, scale float64, w, hh int) ([4][2]float64, bool) {
-	shown := r.shownPlaces(h, scale)
-	places := shown.and(bareFilter(&board))
+	places := r.shownPlaces(h, scale).and(bareFilter(&board))
 	hr, ok := r.refineSparse(h, places)
 	if !ok {
 		hr, ok = r.refineOutline(h, scale, places)
@@ -240,7 +239,7 @@ func (r *Reader) sparseCorners(h homography, board observation.Board, scale floa
 	if !ok {
 		return [4][2]float64{}, false
 	}
-	c := r.lensRefit(hr, w, hh, shown)
+	c := r.lensRefit(hr, w, hh, places)
 	if !plausibleGrid(c, w, hh) {
 		return c, false
 	}
