@@ -66,6 +66,13 @@ func (r *Reader) locateGrid(scale float64, w, h int) (homography, float64, float
 	if !ok {
 		return best.h, best.s, 0, false
 	}
+	return r.settleGrid(best, scale, w, h)
+}
+
+// settleGrid is locateGrid's end for the grid best that findGrid chose:
+// whether a board is shown on it, and its final refinement.
+func (r *Reader) settleGrid(best scoredGrid, scale float64, w, h int) (homography, float64, float64, bool) {
+	r.gridUnsure = false
 	shown, unsure := boardShown(best, r.ridgeSupport(scaleHomography(best.h, scale), r.gray.Cols(), r.gray.Rows()))
 	if !shown {
 		return best.h, best.s, 0, false
@@ -175,6 +182,7 @@ const minGridConfidence = 0.05
 // findGrid gives the best grid (full-resolution frame) and its scores;
 // scale maps the full frame to the reduced one.
 func (r *Reader) findGrid(scale float64, w, h int) (scoredGrid, bool) {
+	r.ranked = r.ranked[:0]
 	all := r.gridCandidates(scale, w, h)
 	if len(all) == 0 {
 		return scoredGrid{}, false
@@ -238,22 +246,38 @@ func (r *Reader) findGrid(scale float64, w, h int) (scoredGrid, bool) {
 	if chosen < 0 {
 		chosen = 0
 	}
-	g := rs[chosen].g
-	if crowded {
-		// The grids ranked near the chosen one, a fraction of a cell
-		// off it each way, are each about as likely: their mean,
-		// weighed by their ranking, is nearer the board than any one.
-		hs := make([]homography, len(rs))
-		ss := make([]float64, len(rs))
-		for i, x := range rs {
-			hs[i], ss[i] = x.g.h, x.s
-		}
-		c := consensusCorners(hs, ss, chosen)
-		if hm, ok := homographyFromCorners(c); ok && plausibleGrid(c, w, h) {
-			g.h = hm
-		}
+	if !crowded {
+		return rs[chosen].g, true
 	}
-	return g, true
+	for _, x := range rs {
+		r.ranked = append(r.ranked, rankedGrid{x.g, x.s})
+	}
+	r.rankChosen = chosen
+	return r.rankedChoice(chosen, w, h), true
+}
+
+// rankedGrid is one of a crowded frame's grids as findGrid ranked them.
+type rankedGrid struct {
+	g scoredGrid
+	s float64
+}
+
+// rankedChoice gives the crowded frame's grid ranked i (r.ranked) as
+// findGrid reports it. The grids ranked near it, a fraction of a cell off
+// it each way, are each about as likely: their mean, weighed by their
+// ranking, is nearer the board than any one.
+func (r *Reader) rankedChoice(i, w, h int) scoredGrid {
+	g := r.ranked[i].g
+	hs := make([]homography, len(r.ranked))
+	ss := make([]float64, len(r.ranked))
+	for k, x := range r.ranked {
+		hs[k], ss[k] = x.g.h, x.s
+	}
+	c := consensusCorners(hs, ss, i)
+	if hm, ok := homographyFromCorners(c); ok && plausibleGrid(c, w, h) {
+		g.h = hm
+	}
+	return g
 }
 
 // consensusRadius is how far (the worst corner, in pitches) from a

@@ -74,6 +74,10 @@ type Reader struct {
 	view     []float32 // gridView's scratch
 	netIn    []float32 // the grid network's input and scratch
 	lookKept []float32 // the second look's inputs of the reading kept (readCells)
+	// ranked are a crowded frame's grids as findGrid ranked them (empty
+	// when the frame is not crowded), rankChosen the one it chose.
+	ranked     []rankedGrid
+	rankChosen int
 	// sparseObs are refineSparse's divider points.
 	sparseObs []sparseObs
 	rawLines  []float32
@@ -174,19 +178,40 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 			return res, ErrNoGrid
 		}
 	}
-	res.Corners = cornersOf(h)
-	if corners == nil {
-		res.Corners = r.lensRefit(h, src.Cols(), src.Rows(), nil)
+	// onGrid reads the cells on grid h.
+	onGrid := func(h homography) error {
+		res.Corners = cornersOf(h)
+		if corners == nil {
+			res.Corners = r.lensRefit(h, src.Cols(), src.Rows(), nil)
+		}
+		if !plausibleGrid(res.Corners, src.Cols(), src.Rows()) && corners == nil {
+			return ErrNoGrid
+		}
+		if corners == nil {
+			res.Corners = lowered(h, res.Corners, src.Cols(), src.Rows())
+		}
+		// Cells are read on the reduced frame.
+		r.readCells(scaleHomography(h, scale), &res)
+		return nil
 	}
-	if !plausibleGrid(res.Corners, src.Cols(), src.Rows()) && corners == nil {
-		return res, ErrNoGrid
+	if err := onGrid(h); err != nil {
+		return res, err
 	}
-	if corners == nil {
-		res.Corners = lowered(h, res.Corners, src.Cols(), src.Rows())
+	if corners == nil && near == nil {
+		if g, tried, ok := r.pickByCells(meanConf(res.Confidence[:]), scale, src.Cols(), src.Rows()); ok {
+			unsure := r.gridUnsure
+			if h2, _, conf2, found := r.settleGrid(g, scale, src.Cols(), src.Rows()); found && onGrid(h2) == nil {
+				h, gridConf = h2, conf2
+			} else {
+				r.gridUnsure = unsure
+				_ = onGrid(h)
+			}
+		} else if tried {
+			// The cells of the grids tried were read since: read this
+			// grid's again, for what follows depends on their reading.
+			_ = onGrid(h)
+		}
 	}
-	// Cells are read on the reduced frame.
-	hs := scaleHomography(h, scale)
-	r.readCells(hs, &res)
 	if corners == nil {
 		if c, ok := r.sparseCorners(h, res.Board, scale, src.Cols(), src.Rows()); ok {
 			res.Corners = c
