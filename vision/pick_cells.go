@@ -10,13 +10,15 @@ package vision
 // Tuned on seeds 17000-17999 (their crowded frames' five best grids read:
 // the mean confidence alone, or a weight of 0.1-0.5 on the score, or
 // wider margins, gained less). Cells right cold: 17000-17999 95.32 ->
-// 95.60 %, 18000-18999 95.74 -> 95.92 %, check seeds 5000-5299 95.99 ->
-// 96.27 %, 20000-20299 and 21000-21199 unchanged (96.23 and 95.74 %).
-// With no weight on the score and a margin of 0.05: 95.50 % and 95.64 %
-// on the first two. A gate of 0.97 read the same as 0.93 and costs more.
-// Comparing three grids rather than five read the same on both tuning
-// sets but lost 5141's gain (96.21 %), and eight from the first 30
-// ranked read the same as five on the tuning sets.
+// 95.64 %, 18000-18999 95.74 -> 95.98 %, check seeds 5000-5299 95.99 ->
+// 96.29 %, 20000-20299 96.23 -> 96.19 %. With the grid picked then
+// averaged with its neighbours as findGrid's own choice is: 95.60,
+// 95.92, 96.27 and 96.23 %. With no weight on the score and a margin of
+// 0.05: 95.50 % and 95.64 % on the first two. A gate of 0.97 read the
+// same as 0.93 and costs more. Comparing three grids rather than five
+// read the same on both tuning sets but lost 5141's gain (96.21 %), and
+// eight from the first 30 ranked read the same as five on the tuning
+// sets.
 
 // pickGate is the mean confidence (before the confidence model) of the
 // chosen grid's cells below which the other grids are read; pickScoreWeight
@@ -35,9 +37,9 @@ const (
 // pickByCells chooses among a crowded frame's best-ranked grids
 // (r.ranked) by how surely the cells read on each, when those read on the
 // grid findGrid chose are unsure (mean confidence c0): it gives the grid
-// to read instead, as findGrid would report it, and ok. tried says some
-// other grid's cells were read, so the reader's cell state is theirs.
-func (r *Reader) pickByCells(c0, scale float64, w, h int) (g scoredGrid, tried, ok bool) {
+// to read instead and ok. tried says some other grid's cells were read,
+// so the reader's cell state is theirs.
+func (r *Reader) pickByCells(c0, scale float64) (g scoredGrid, tried, ok bool) {
 	if len(r.ranked) == 0 || c0 >= pickGate {
 		return g, false, false
 	}
@@ -67,7 +69,10 @@ func (r *Reader) pickByCells(c0, scale float64, w, h int) (g scoredGrid, tried, 
 	if best == chosen {
 		return g, tried, false
 	}
-	return r.rankedChoice(best, w, h), tried, true
+	// The grid picked is read as it stands: the mean of the grids near
+	// it that findGrid takes (rankedChoice) leans to those ranked above
+	// it, which its cells have just outread.
+	return r.ranked[best].g, tried, true
 }
 
 // sameAsAny reports whether grid h is within a tenth of a pitch of one of

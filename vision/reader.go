@@ -198,7 +198,7 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 		return res, err
 	}
 	if corners == nil && near == nil {
-		if g, tried, ok := r.pickByCells(meanConf(res.Confidence[:]), scale, src.Cols(), src.Rows()); ok {
+		if g, tried, ok := r.pickByCells(meanConf(res.Confidence[:]), scale); ok {
 			unsure := r.gridUnsure
 			if h2, _, conf2, found := r.settleGrid(g, scale, src.Cols(), src.Rows()); found && onGrid(h2) == nil {
 				h, gridConf = h2, conf2
