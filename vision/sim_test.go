@@ -32,3 +32,17 @@ func loadSimFrame(seed int64) (gocv.Mat, sim.Truth, error) {
 	}
 	return m, truth, nil
 }
+
+// readSeedCold reads seed's frame cold with r; on an error it reports it
+// (t.Errorf) and gives ok false.
+func readSeedCold(t *testing.T, r *Reader, seed int64) (Result, sim.Truth, bool) {
+	t.Helper()
+	m, truth := simFrame(t, seed)
+	defer m.Close()
+	res, err := r.Read(m)
+	if err != nil {
+		t.Errorf("seed %d: %v", seed, err)
+		return res, truth, false
+	}
+	return res, truth, true
+}
