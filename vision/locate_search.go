@@ -246,38 +246,32 @@ func (r *Reader) findGrid(scale float64, w, h int) (scoredGrid, bool) {
 	if chosen < 0 {
 		chosen = 0
 	}
+	g := rs[chosen].g
 	if !crowded {
-		return rs[chosen].g, true
+		return g, true
 	}
-	for _, x := range rs {
-		r.ranked = append(r.ranked, rankedGrid{x.g, x.s})
+	// The grids ranked near the chosen one, a fraction of a cell off it
+	// each way, are each about as likely: their mean, weighed by their
+	// ranking, is nearer the board than any one.
+	hs := make([]homography, len(rs))
+	ss := make([]float64, len(rs))
+	for i, x := range rs {
+		hs[i], ss[i] = x.g.h, x.s
+		r.ranked = append(r.ranked, rankedGrid{x.g, x.s, x.ridge})
 	}
 	r.rankChosen = chosen
-	return r.rankedChoice(chosen, w, h), true
-}
-
-// rankedGrid is one of a crowded frame's grids as findGrid ranked them.
-type rankedGrid struct {
-	g scoredGrid
-	s float64
-}
-
-// rankedChoice gives the crowded frame's grid ranked i (r.ranked) as
-// findGrid reports it. The grids ranked near it, a fraction of a cell off
-// it each way, are each about as likely: their mean, weighed by their
-// ranking, is nearer the board than any one.
-func (r *Reader) rankedChoice(i, w, h int) scoredGrid {
-	g := r.ranked[i].g
-	hs := make([]homography, len(r.ranked))
-	ss := make([]float64, len(r.ranked))
-	for k, x := range r.ranked {
-		hs[k], ss[k] = x.g.h, x.s
-	}
-	c := consensusCorners(hs, ss, i)
+	c := consensusCorners(hs, ss, chosen)
 	if hm, ok := homographyFromCorners(c); ok && plausibleGrid(c, w, h) {
 		g.h = hm
 	}
-	return g
+	return g, true
+}
+
+// rankedGrid is one of a crowded frame's grids as findGrid ranked them:
+// its score there and its divider ridges' support (ridgeSupport).
+type rankedGrid struct {
+	g        scoredGrid
+	s, ridge float64
 }
 
 // consensusRadius is how far (the worst corner, in pitches) from a

@@ -56,8 +56,7 @@ func (r *Reader) pickByCells(c0, scale float64) (g scoredGrid, tried, ok bool) {
 		if i == chosen {
 			continue
 		}
-		ridge := r.ridgeSupport(scaleHomography(gi.h, scale), r.gray.Cols(), r.gray.Rows())
-		if shown, _ := boardShown(gi, ridge); !shown {
+		if shown, _ := boardShown(gi, r.ranked[i].ridge); !shown {
 			continue
 		}
 		r.readCells(scaleHomography(gi.h, scale), &res)
@@ -70,8 +69,8 @@ func (r *Reader) pickByCells(c0, scale float64) (g scoredGrid, tried, ok bool) {
 		return g, tried, false
 	}
 	// The grid picked is read as it stands: the mean of the grids near
-	// it that findGrid takes (rankedChoice) leans to those ranked above
-	// it, which its cells have just outread.
+	// it, as findGrid takes for its own choice, leans to those ranked
+	// above it, which its cells have just outread.
 	return r.ranked[best].g, tried, true
 }
 
