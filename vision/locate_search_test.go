@@ -197,3 +197,13 @@ func TestNewSeeds(t *testing.T) {
 		})
 	}
 }
+
+// TestRidgeClearRead reads tuning frames that were refused though their
+// grid's divider ridges were clear (minRidgeClear): 17136 from 85 degrees
+// through a wide lens, 17972 from 47 degrees with 15 cells built.
+func TestRidgeClearRead(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders two scenes")
+	}
+	readSeedsNear(t, []int64{17136, 17972}, 0.25, 3)
+}

@@ -46,3 +46,29 @@ func readSeedCold(t *testing.T, r *Reader, seed int64) (Result, sim.Truth, bool)
 	}
 	return res, truth, true
 }
+
+// readSeedsNear reads each seed's frame cold and wants its worst corner
+// within maxPitch of the truth and at most maxWrong cells wrong.
+func readSeedsNear(t *testing.T, seeds []int64, maxPitch float64, maxWrong int) {
+	t.Helper()
+	r := NewReader()
+	defer r.Close()
+	for _, seed := range seeds {
+		res, truth, ok := readSeedCold(t, r, seed)
+		if !ok {
+			continue
+		}
+		if e := pitchErr(res.Corners, truth.Corners); e > maxPitch {
+			t.Errorf("seed %d: worst corner %.2f pitch off, want at most %.2f", seed, e, maxPitch)
+		}
+		wrong := 0
+		for i := range res.Board {
+			if res.Board[i] != truth.Board[i] {
+				wrong++
+			}
+		}
+		if wrong > maxWrong {
+			t.Errorf("seed %d: %d cells wrong, want at most %d", seed, wrong, maxWrong)
+		}
+	}
+}
