@@ -111,3 +111,29 @@ func TestReadNearSparesNoBoard(t *testing.T) {
 		t.Errorf("%d of %d frames with no board were read as boards near the hint (at most %d allowed)", read, n, n/5)
 	}
 }
+
+// TestReadSparesLowView: frames of spare pieces on a table that were read
+// as boards seen from 7 to 19 degrees up (viewElevation) are refused, and
+// the lowest true views of seeds 17000-17999 stay above the floor.
+func TestReadSparesLowView(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders frames")
+	}
+	r := NewReader()
+	defer r.Close()
+	for _, seed := range []int64{72, 91, 143, 147, 165} {
+		m := sparesFrame(t, seed)
+		res, err := r.Read(m)
+		m.Close()
+		if !errors.Is(err, ErrNoGrid) {
+			t.Errorf("seed %d: read as a board (corners %v, error %v), want ErrNoGrid", seed, res.Corners, err)
+		}
+	}
+	for _, seed := range []int64{17857, 17848, 17908} {
+		m, truth := simFrame(t, seed)
+		if el := viewElevation(truth.Corners, m.Cols(), m.Rows()); el < minViewElevation+3 {
+			t.Errorf("seed %d: true corners seen from %.1f degrees, too near the floor %d", seed, el, minViewElevation)
+		}
+		m.Close()
+	}
+}
