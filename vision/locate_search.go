@@ -74,12 +74,7 @@ func (r *Reader) locateGrid(scale float64, w, h int) (homography, float64, float
 func (r *Reader) settleGrid(best scoredGrid, scale float64, w, h int) (homography, float64, float64, bool) {
 	r.gridUnsure = false
 	ridge := r.ridgeSupport(scaleHomography(best.h, scale), r.gray.Cols(), r.gray.Rows())
-	shown, unsure := boardShown(best, ridge)
-	if !shown && ridge >= minRidgeClear {
-		// Dividers this clear along the grid's lines are a board's,
-		// whatever its other scores: read it, not refuse it.
-		shown, unsure = true, false
-	}
+	shown, unsure := boardRead(best, ridge)
 	if !shown {
 		return best.h, best.s, 0, false
 	}
@@ -143,6 +138,16 @@ func boardShown(g scoredGrid, ridge float64) (shown, unsure bool) {
 	bare := g.s-g.base <= 0 && g.frame < 0
 	unsure = ridge < minRidgeShown || bare && ridge < minRidgeBare
 	return shown, shown && unsure && gridConfidence(g.base) <= minGridConfidence
+}
+
+// boardRead is boardShown for a grid about to be read (settled on or
+// picked): dividers this clear along its lines (minRidgeClear) are a
+// board's, whatever its other scores.
+func boardRead(g scoredGrid, ridge float64) (shown, unsure bool) {
+	if shown, unsure = boardShown(g, ridge); !shown && ridge >= minRidgeClear {
+		return true, false
+	}
+	return shown, unsure
 }
 
 // minFacesShown is the least agreement of the block tops with a grid for

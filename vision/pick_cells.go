@@ -56,7 +56,12 @@ func (r *Reader) pickByCells(c0, scale float64) (g scoredGrid, tried, ok bool) {
 		if i == chosen {
 			continue
 		}
-		if shown, _ := boardShown(gi, r.ranked[i].ridge); !shown {
+		// Any grid settleGrid would read may be picked, its ridges clear
+		// too (boardRead, not boardShown): 17980 (17000-17999) 1.81 ->
+		// 0.30 pitch off, 18 wrong cells -> 6; 5036 (5000-5299) 16 -> 6,
+		// 5141 4 -> 11; no board of 18000-18999, 20000-20299,
+		// 21000-21199 or the hold-out changed.
+		if shown, _ := boardRead(gi, r.ranked[i].ridge); !shown {
 			continue
 		}
 		r.readCells(scaleHomography(gi.h, scale), &res)

@@ -11,3 +11,13 @@ func TestPickByCells(t *testing.T) {
 	}
 	readSeedsNear(t, []int64{17889, 17426}, 0.25, 3)
 }
+
+// TestPickByCellsRidgeClear: on 17980 the grid to pick is one boardShown
+// would refuse but whose divider ridges are clear (minRidgeClear), so the
+// reading would not refuse it; the grid chosen was 1.8 pitches off.
+func TestPickByCellsRidgeClear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders a scene")
+	}
+	readSeedsNear(t, []int64{17980}, 0.35, 6)
+}
