@@ -172,9 +172,10 @@ func boardRead(g scoredGrid, ridge float64) (shown, unsure bool) {
 // grids mostly 0.27-0.38 high, and spare pieces on a table at most 0.74
 // of outline (40 renders; of 200 more, 5 read with or without this).
 //
-// minRidgeClear is the divider ridge support at which the grid settled on
-// is read even though boardShown would refuse it. Only the reading's
-// end takes it: in findGrid's choice it changed grids for the worse
+// minRidgeClear is the divider ridge support at which a grid about to be
+// read (boardRead: the grid settled on, or one pickByCells compares) is
+// read even though boardShown would refuse it. findGrid's choice does not
+// take it: there it changed grids for the worse
 // (5000-5299: 5029 and 5141 refused). The grids refused in 200 renders of
 // spare pieces on a table had ridges of at most 0.142 (0.12 read one of
 // them); at 0.2 it reads three boards refused before on the tuning seeds
