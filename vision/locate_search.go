@@ -127,16 +127,19 @@ const (
 // no one.
 //
 // A crowded board whose tops are not found as faces still shows its
-// outline all round at a board's size (outlined): its grid is shown too.
+// outline all round at a board's size (outlined): its grid is shown too,
+// unsure when it scores under minCrowdedScore (seed 17076: 23 built cells
+// hide every divider; a grid 0.08 pitch off scored -0.39), so that an
+// outline with nothing on it is not read as an empty board.
 //
 // A weak grid with neither block tops on its cells nor the frame's colours
 // around it (no faces, frame evidence below 0) must show clear ridges
 // (minRidgeBare): the table's own lines and the spare pieces' edges then
 // pass for a board's dividers with ridges of 0.04 to 0.07.
 func boardShown(g scoredGrid, ridge float64) (shown, unsure bool) {
-	shown = g.s >= minDividers || (g.s-g.base >= minFacesShown || g.outlined) && g.s >= minCrowdedScore
+	shown = g.s >= minDividers || g.outlined || g.s-g.base >= minFacesShown && g.s >= minCrowdedScore
 	bare := g.s-g.base <= 0 && g.frame < 0
-	unsure = ridge < minRidgeShown || bare && ridge < minRidgeBare
+	unsure = ridge < minRidgeShown || bare && ridge < minRidgeBare || g.s < minCrowdedScore
 	return shown, shown && unsure && gridConfidence(g.base) <= minGridConfidence
 }
 
@@ -144,15 +147,16 @@ func boardShown(g scoredGrid, ridge float64) (shown, unsure bool) {
 // picked): dividers this clear along its lines (minRidgeClear) are a
 // board's, whatever its other scores.
 func boardRead(g scoredGrid, ridge float64) (shown, unsure bool) {
-	if shown, unsure = boardShown(g, ridge); !shown && ridge >= minRidgeClear {
+	if ridge >= minRidgeClear {
 		return true, false
 	}
-	return shown, unsure
+	return boardShown(g, ridge)
 }
 
 // minFacesShown is the least agreement of the block tops with a grid for
 // it to stand for a crowded board; minCrowdedScore the least whole score
-// such a grid may have. A plain table scores -0.36 with no tops.
+// such a grid may have (an outlined grid needs none). A plain table
+// scores -0.36 with no tops.
 // minRidgeShown is the least divider ridge support of a weak grid for it
 // to be shown whatever its cells read: spare pieces on a table scored at
 // most 0.028 (60 renders with no board), right grids of crowded boards

@@ -207,3 +207,13 @@ func TestRidgeClearRead(t *testing.T) {
 	}
 	readSeedsNear(t, []int64{17136}, 0.25, 3)
 }
+
+// TestOutlinedLowScoreRead reads a tuning frame whose 23 built cells hide
+// every divider: its grid, outlined all round, scored under
+// minCrowdedScore and was refused (17076, 51 degrees).
+func TestOutlinedLowScoreRead(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders a scene")
+	}
+	readSeedsNear(t, []int64{17076}, 0.15, 2)
+}

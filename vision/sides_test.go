@@ -55,7 +55,7 @@ func TestBoardShown(t *testing.T) {
 		{"no tops, the frame seen, faint ridges", scoredGrid{s: 0.22, base: 0.22, frame: 0.05}, 0.07, true, false},
 		{"crowded board, no tops found, the outline all round", scoredGrid{s: 0.04, base: 0.04, frame: -0.12, outlined: true}, 0.12, true, false},
 		{"crowded board, no tops found, no outline", scoredGrid{s: 0.04, base: 0.04, frame: -0.12}, 0.12, false, false},
-		{"the outline but nothing on it", scoredGrid{s: -0.4, base: -0.4, frame: -0.3, outlined: true}, 0.12, false, false},
+		{"the outline and a low score: a board all built, or nothing on it", scoredGrid{s: -0.4, base: -0.4, frame: -0.3, outlined: true}, 0.12, true, true},
 	}
 	for _, tt := range tests {
 		if got, unsure := boardShown(tt.g, tt.ridge); got != tt.want || unsure != tt.unsure {
