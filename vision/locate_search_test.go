@@ -217,3 +217,14 @@ func TestOutlinedLowScoreRead(t *testing.T) {
 	}
 	readSeedsNear(t, []int64{17076}, 0.15, 2)
 }
+
+// TestConsensusTemp reads two tuning frames whose crowded grids the
+// harness read 0.13-0.17 pitch off at temperature 1 (consensusTemp) and
+// 0.02-0.03 at 2: 17607 (89 degrees, 21 built) and 17568 (79 degrees, 16
+// built). At 1 it fails on 17568 (0.13 pitch, 3 cells wrong).
+func TestConsensusTemp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders scenes")
+	}
+	readSeedsNear(t, []int64{17607, 17568}, 0.08, 1)
+}
