@@ -412,8 +412,8 @@ func convex(q []pt) bool {
 const minViewElevation = 28
 
 // viewElevation is the elevation (degrees) of the camera that sees the
-// board's square as corners c in a w x h frame, the focal length
-// estimated as the cell reading does.
+// board's square as corners c in a w x h frame, through a lens of the
+// cell reading's default focal length (defaultFocal).
 func viewElevation(c [4][2]float64, w, h int) float64 {
 	hm, ok := homographyFromCorners(c)
 	if !ok {
