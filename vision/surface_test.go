@@ -3,9 +3,11 @@ package vision
 import (
 	"math"
 	"testing"
+
+	"companion/sim"
 )
 
-// TestLowered: the corners of a grid fitted on the dividers' tops, lowered,
+// TestLowered: the corners of a grid fitted dividerHeight above the cells, lowered,
 // are where the camera sees the board's own corners, for cameras across
 // TABLE.md's envelope.
 func TestLowered(t *testing.T) {
@@ -41,6 +43,57 @@ func TestLowered(t *testing.T) {
 			if el < 80 && moved < 0.3 {
 				t.Errorf("el %v az %v: the dividers' plane is only %.2f px from the board's; the test shows nothing", el, az, moved)
 			}
+		}
+	}
+}
+
+// TestCornersUnbiased: on boards with few built cells, whose grids the
+// dividers fix, the corners reported lie on the board's own in the
+// median. Lowered by a divider's full height (0.025 pitch) the far
+// corners came out towards the camera and every corner inside the grid
+// along its rows; not lowered, the far corners beyond the far side.
+func TestCornersUnbiased(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders 24 frames")
+	}
+	var seeds []int64
+	for s := int64(17000); len(seeds) < 24; s++ {
+		if sim.RandomScene(s).Board.Built() < 10 {
+			seeds = append(seeds, s)
+		}
+	}
+	r := NewReader()
+	defer r.Close()
+	board := [4]pt{{0, 0}, {5, 0}, {5, 5}, {0, 5}}
+	inward := [4]float64{1, -1, -1, 1} // the sign of a move inside the grid along its rows
+	var far, across []float64
+	for _, seed := range seeds {
+		res, truth, ok := readSeedCold(t, r, seed)
+		if !ok || pitchErr(res.Corners, truth.Corners) > 0.25 {
+			continue
+		}
+		ht, _ := homographyFromCorners(truth.Corners)
+		inv := ht.inverse()
+		for i, b := range board {
+			p := inv.apply(pt{res.Corners[i][0], res.Corners[i][1]})
+			across = append(across, inward[i]*(p.X-b.X))
+			if b.Y == 0 {
+				far = append(far, p.Y-b.Y)
+			}
+		}
+	}
+	if len(far) < 30 {
+		t.Fatalf("only %d of %d grids right", len(far)/2, len(seeds))
+	}
+	const maxBias = 0.004 // pitches
+	for _, c := range []struct {
+		what string
+		v    []float64
+	}{{"far corners towards the camera", far}, {"corners inside the grid along its rows", across}} {
+		if m := median(c.v); math.Abs(m) > maxBias {
+			t.Errorf("%s: median %.4f pitch, want within %.3f", c.what, m, maxBias)
+		} else {
+			t.Logf("%s: median %.4f pitch", c.what, m)
 		}
 	}
 }
