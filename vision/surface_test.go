@@ -7,9 +7,9 @@ import (
 	"companion/sim"
 )
 
-// TestLowered: the corners of a grid fitted dividerHeight above the cells, lowered,
-// are where the camera sees the board's own corners, for cameras across
-// TABLE.md's envelope.
+// TestLowered: the corners of a grid fitted dividerHeight above the
+// cells, lowered, are where the camera sees the board's own corners, for
+// cameras across TABLE.md's envelope.
 func TestLowered(t *testing.T) {
 	const w, hh = 1280, 720
 	for _, el := range []float64{45, 60, 75, 89} {
