@@ -121,3 +121,15 @@ func TestOutlineAnyEdges(t *testing.T) {
 	}
 	readSeedsNear(t, []int64{17338, 17287, 17423}, 0.05, 0)
 }
+
+// TestOutlineEdgeWeight: the bare dividers place a crowded board's grid
+// inside its frame. With the outer edges weighed as much as dividers,
+// 17299 (58 degrees, 19 built), 17257 (70 degrees, 15 built) and 17827
+// (46 degrees, 17 built) were reported 0.11, 0.08 and 0.08 pitch off at
+// their worst corner; at outerEdgeWeight, 0.02, 0.01 and 0.01.
+func TestOutlineEdgeWeight(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders 3 frames")
+	}
+	readSeedsNear(t, []int64{17299, 17257, 17827}, 0.04, 2)
+}
