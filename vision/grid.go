@@ -787,6 +787,16 @@ func dividerPoints(img grayImg, h homography, fam, k, round, n int, strict bool)
 func dividerPointsWhere(img grayImg, h homography, fam, k, round, n int, strict bool, keep func(t float64) bool) ([]pt, []float64) {
 	pts := make([]pt, 0, n)
 	wts := make([]float64, 0, n)
+	eachDivider(img, h, fam, k, round, n, strict, keep, func(p pt, s float64, _ bool) {
+		pts = append(pts, p)
+		wts = append(wts, s)
+	})
+	return pts, wts
+}
+
+// eachDivider calls found for each divider find of dividerPointsWhere:
+// the point, its strength and whether it is a ridge.
+func eachDivider(img grayImg, h homography, fam, k, round, n int, strict bool, keep func(t float64) bool, found func(p pt, strength float64, ridge bool)) {
 	var sc divScratch // one scratch for the line's searches
 	for i := 0; i < n; i++ {
 		t := 0.06 + (float64(i)+0.5)*(5-0.12)/float64(n)
@@ -817,14 +827,11 @@ func dividerPointsWhere(img grayImg, h homography, fam, k, round, n int, strict 
 			q = h.apply(pt{float64(k) + 0.1, t})
 		}
 		pitch := math.Abs((q.X-c.X)*nx+(q.Y-c.Y)*ny) / 0.1
-		off, s, ok := findDivider(img, c, nx, ny, pitch, round, strict && k > 0 && k < 5, &sc)
-		if !ok {
-			continue
+		off, s, ridge, ok := findDivider(img, c, nx, ny, pitch, round, strict && k > 0 && k < 5, &sc)
+		if ok {
+			found(pt{c.X + nx*off, c.Y + ny*off}, s, ridge)
 		}
-		pts = append(pts, pt{c.X + nx*off, c.Y + ny*off})
-		wts = append(wts, s)
 	}
-	return pts, wts
 }
 
 // sideGap is how far (profile samples) beyond each edge its side is read.
@@ -862,9 +869,10 @@ type divScratch struct {
 // divider: a pair of opposite edges (a ridge or a groove) a divider's width
 // apart, near the predicted place. Its centre is the midpoint of the two
 // edges, so a divider between a cell and the darker frame is not pulled
-// towards either. It gives the offset along the normal in pixels and the
-// strength (the weaker edge).
-func findDivider(img grayImg, c pt, nx, ny, pitch float64, round int, inner bool, sc *divScratch) (float64, float64, bool) {
+// towards either. It gives the offset along the normal in pixels, the
+// strength (the weaker edge), and whether the divider is a ridge (lighter
+// than its sides) rather than a groove.
+func findDivider(img grayImg, c pt, nx, ny, pitch float64, round int, inner bool, sc *divScratch) (off, strength float64, ridge, ok bool) {
 	search := 0.12 * pitch
 	if round > 0 {
 		search = 0.05 * pitch
@@ -888,7 +896,7 @@ func findDivider(img grayImg, c pt, nx, ny, pitch float64, round int, inner bool
 		x -= 0.5
 		y -= 0.5
 		if x < 0 || y < 0 || x >= fw || y >= fh {
-			return 0, 0, false
+			return 0, 0, false, false
 		}
 	}
 	ns := int(search / step)
@@ -969,10 +977,10 @@ func findDivider(img grayImg, c pt, nx, ny, pitch float64, round int, inner bool
 		}
 	}
 	if bi < 0 || best < 2 {
-		return 0, 0, false
+		return 0, 0, false, false
 	}
-	off := ((peak(bi)+peak(bj))/2 - float64(m)) * step
-	return off, best, true
+	// The profile rises at the first edge of a ridge (bi < bj).
+	return ((peak(bi)+peak(bj))/2 - float64(m)) * step, best, g[bi] > 0, true
 }
 
 // robustLine fits a line to weighted points by iteratively reweighted total

@@ -188,7 +188,7 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 			return ErrNoGrid
 		}
 		if corners == nil {
-			res.Corners = lowered(h, res.Corners, src.Cols(), src.Rows())
+			res.Corners = r.lower(h, res.Corners, src.Cols(), src.Rows(), nil)
 		}
 		// Cells are read on the reduced frame.
 		r.readCells(scaleHomography(h, scale), &res)
@@ -273,7 +273,7 @@ func (r *Reader) sparseCorners(h homography, board observation.Board, scale floa
 	if !plausibleGrid(c, w, hh) {
 		return c, false
 	}
-	return lowered(hr, c, w, hh), true
+	return r.lower(hr, c, w, hh, places), true
 }
 
 // prepare converts the frame to BGR if needed, makes the reduced frame, the
