@@ -188,7 +188,7 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 			return ErrNoGrid
 		}
 		if corners == nil {
-			res.Corners = r.lower(h, res.Corners, src.Cols(), src.Rows(), nil)
+			res.Corners = lowered(h, res.Corners, src.Cols(), src.Rows(), r.dropAt(h, nil))
 		}
 		// Cells are read on the reduced frame.
 		r.readCells(scaleHomography(h, scale), &res)
@@ -257,14 +257,15 @@ func (r *Reader) lensRefit(h homography, w, hh int, places placeFilter) [4][2]fl
 // sparseCorners are the corners reported for grid h (full resolution,
 // scale to the reduced frame) of a w x hh frame corrected by refineSparse,
 // or failing that refineOutline, then refitted for the lens and lowered
-// to the cells as the search's are. Each takes only the divider places
-// between two cells read bare where the reading shows bare board
-// (shownPlaces).
+// to the cells (dividerDrop, judged on the search's grid). Each takes
+// only the divider places between two cells read bare where the reading
+// shows bare board (shownPlaces).
 func (r *Reader) sparseCorners(h homography, board observation.Board, scale float64, w, hh int) ([4][2]float64, bool) {
 	places := r.shownPlaces(h, scale).and(bareFilter(&board))
+	drop := r.dropAt(h, places)
 	hr, ok := r.refineSparse(h, places)
 	if !ok {
-		hr, ok = r.refineOutline(h, scale, places)
+		hr, ok = r.refineOutline(h, scale, places, drop)
 	}
 	if !ok {
 		return [4][2]float64{}, false
@@ -273,7 +274,7 @@ func (r *Reader) sparseCorners(h homography, board observation.Board, scale floa
 	if !plausibleGrid(c, w, hh) {
 		return c, false
 	}
-	return r.lower(hr, c, w, hh, places), true
+	return lowered(hr, c, w, hh, drop), true
 }
 
 // prepare converts the frame to BGR if needed, makes the reduced frame, the

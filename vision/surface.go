@@ -61,28 +61,33 @@ func dividerDrop(img grayImg, h homography, places placeFilter) float64 {
 	return grooveDrop
 }
 
-// lower gives grid h's corners c (A1, A5, E5, E1 in pixels, h on the
-// full-resolution w x hh frame, fitted to the dividers at places) lowered
-// to the cells by dividerDrop.
-func (r *Reader) lower(h homography, c [4][2]float64, w, hh int, places placeFilter) [4][2]float64 {
-	drop := unseenDrop
-	if img, ok := r.fullGrayImg(); ok {
-		drop = dividerDrop(img, h, places)
+// dropAt is dividerDrop for grid h (full resolution) at places, or
+// unseenDrop when the frame's grey is not at hand.
+func (r *Reader) dropAt(h homography, places placeFilter) float64 {
+	img, ok := r.fullGrayImg()
+	if !ok {
+		return unseenDrop
 	}
-	return lowered(h, c, w, hh, drop)
+	return dividerDrop(img, h, places)
 }
 
 // lowered moves grid corners c (A1, A5, E5, E1 in pixels, for grid h of a
 // w x hh frame) from the fitted plane, drop pitches up, down to the
 // cells.
 func lowered(h homography, c [4][2]float64, w, hh int, drop float64) [4][2]float64 {
-	cx, cy := float64(w)/2, float64(hh)/2
-	f, _ := focalLength(h, cx, cy, defaultFocal(hh))
-	cam := poseWithFocal(h, cx, cy, f)
+	cam := gridCamera(h, w, hh)
 	for i, b := range []pt{{0, 0}, {5, 0}, {5, 5}, {0, 5}} {
 		top, low := cam.project(b.X, b.Y, 0), cam.project(b.X, b.Y, -drop)
 		c[i][0] += low.X - top.X
 		c[i][1] += low.Y - top.Y
 	}
 	return c
+}
+
+// gridCamera is the camera that sees grid h's plane (full resolution, a
+// w x hh frame) at z = 0, with the focal length the grid suggests.
+func gridCamera(h homography, w, hh int) camera {
+	cx, cy := float64(w)/2, float64(hh)/2
+	f, _ := focalLength(h, cx, cy, defaultFocal(hh))
+	return poseWithFocal(h, cx, cy, f)
 }
