@@ -14,6 +14,11 @@ func TestSameSides(t *testing.T) {
 	// Sides a little apart (a cell in light and one in shade): still a
 	// divider.
 	shaded := []float64{90, 90, 90, 90, 90, 92, 130, 140, 135, 80, 72, 70, 70, 70, 70}
+	// A dark divider and its shadow on the cell before it: the groove
+	// widened to one side, which a ridge's sides may differ by.
+	shadow := []float64{60, 60, 60, 60, 60, 58, 40, 35, 38, 70, 79, 80, 80, 80, 80}
+	// A groove between a cell in light and one a little shaded.
+	grooveShaded := []float64{80, 80, 80, 80, 80, 78, 50, 45, 48, 70, 72, 72, 72, 72, 72}
 	tests := []struct {
 		name string
 		prof []float64
@@ -24,6 +29,8 @@ func TestSameSides(t *testing.T) {
 		{"groove", groove, 6, 9, true},
 		{"block foot", foot, 6, 9, false},
 		{"shaded cell", shaded, 6, 9, true},
+		{"groove and its shadow", shadow, 6, 9, false},
+		{"groove, a shaded cell", grooveShaded, 6, 9, true},
 		{"sides out of the profile", foot, 2, 9, true},
 	}
 	for _, tt := range tests {
