@@ -136,17 +136,40 @@ func (r *Reader) refineSparse(h homography, places placeFilter) (homography, boo
 }
 
 // dividerObs appends to obs the divider points found along grid h's
-// twelve lines (search round round) at the places that places keeps.
+// twelve lines (search round round) at the places that places keeps, of
+// the kind, ridges or grooves, that gives most of their strength. A
+// board's dividers are all alike, lighter or darker than its cells, so
+// a find of the other kind is something else: a block's foot and its
+// shadow, a seam in the cells, a pawn's edge. Taking both kinds (until
+// the thirty-sixth session), the median corner error cold was
+// 17000-17999 1.28 %, 18000-18999 1.41 %, 20000-20299 1.36 %,
+// 21000-21199 1.25 %, 5000-5299 1.25 %; one kind, 1.22 / 1.35 / 1.20 /
+// 1.18 / 1.13 %. Taking one kind only where it gave over 70 % of the
+// strength, 1.23 % on the first.
 func dividerObs(img grayImg, h homography, round int, places placeFilter, obs []sparseObs) []sparseObs {
+	start := len(obs)
+	var ridges []bool
+	var ridge, all float64
 	for fam := 0; fam < 2; fam++ {
 		for k := 0; k <= 5; k++ {
-			pts, wts := dividerPointsWhere(img, h, fam, k, round, linePoints, true, places.line(fam, k))
-			for i, p := range pts {
-				obs = append(obs, sparseObs{img: p, fam: fam, target: float64(k) - 2.5, wt: wts[i]})
-			}
+			eachDivider(img, h, fam, k, round, linePoints, true, places.line(fam, k), func(p pt, s float64, r bool) {
+				obs = append(obs, sparseObs{img: p, fam: fam, target: float64(k) - 2.5, wt: s})
+				ridges = append(ridges, r)
+				all += s
+				if r {
+					ridge += s
+				}
+			})
 		}
 	}
-	return obs
+	keep := ridge > all/2
+	out := obs[:start]
+	for i, o := range obs[start:] {
+		if ridges[i] == keep {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // centreBoard shifts board coordinates so that the grid's centre is 0:

@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"math"
 	"math/rand"
 	"testing"
 
@@ -153,5 +154,48 @@ func TestCrowdedCorners(t *testing.T) {
 		if e := pitchErr(res.Corners, truth.Corners); e > 0.09 {
 			t.Errorf("seed %d: worst corner %.3f pitch off, want at most 0.09", seed, e)
 		}
+	}
+}
+
+// TestDividerObsOneKind: light dividers (ridges) on grey cells, and along
+// half of each inner row line, just before it, a darker seam (a groove,
+// stronger than the ridge, as a block's shadow can be). Only the ridges
+// are taken, each on its line.
+func TestDividerObsOneKind(t *testing.T) {
+	truth, _ := fitGrids(t)
+	const w, hgt = 1280, 720
+	inv := truth.inverse()
+	p := make([]uint8, w*hgt)
+	for y := 0; y < hgt; y++ {
+		for x := 0; x < w; x++ {
+			b := inv.apply(pt{float64(x) + 0.5, float64(y) + 0.5})
+			v := uint8(110)
+			dx, dy := b.X-math.Round(b.X), b.Y-math.Round(b.Y)
+			if math.Abs(dx) < 0.015 || math.Abs(dy) < 0.015 {
+				v = 170
+			}
+			if k := math.Round(b.Y); k > 0 && k < 5 && b.X > 0 && b.X < 2.5 && dy > 0.02 && dy < 0.04 {
+				v = 0
+			}
+			p[y*w+x] = v
+		}
+	}
+	obs := dividerObs(grayImg{p, w, hgt}, truth, 1, nil, nil)
+	if len(obs) < 200 {
+		t.Fatalf("%d divider points, want most of the 480 places", len(obs))
+	}
+	off := 0
+	for _, o := range obs {
+		q := inv.apply(o.img)
+		c := q.Y - 2.5
+		if o.fam == 1 {
+			c = q.X - 2.5
+		}
+		if math.Abs(c-o.target) > 0.01 {
+			off++
+		}
+	}
+	if off > 0 {
+		t.Errorf("%d of %d divider points off their lines by over 0.01 pitch", off, len(obs))
 	}
 }
