@@ -47,9 +47,21 @@ func (r *Reader) lensCorners(h homography, places placeFilter) ([4][2]float64, b
 	// The divider points along each line that lie on its robust fit.
 	var lines [12][]pt
 	used := 0
+	// The points of each line, of the board's main kind (dividerObs):
+	// with both kinds (until the thirty-sixth session), median corner
+	// error cold 17000-17999 1.22 -> 1.12 %, 18000-18999 1.35 -> 1.23 %,
+	// 20000-20299 1.20 -> 1.10 %, 21000-21199 1.18 -> 1.03 %, 5000-5299
+	// 1.13 -> 1.01 %.
+	var linePts [12][]pt
+	var lineWts [12][]float64
+	for _, o := range dividerObs(img, h, 1, places, nil) {
+		i := o.fam*6 + int(math.Round(o.target+2.5))
+		linePts[i] = append(linePts[i], o.img)
+		lineWts[i] = append(lineWts[i], o.wt)
+	}
 	for fam := 0; fam < 2; fam++ {
 		for k := 0; k <= 5; k++ {
-			pts, wts := dividerPointsWhere(img, h, fam, k, 1, linePoints, true, places.line(fam, k))
+			pts, wts := linePts[fam*6+k], lineWts[fam*6+k]
 			if len(pts) < minLinePoints {
 				continue
 			}
