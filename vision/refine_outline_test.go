@@ -147,17 +147,7 @@ func TestOutlineEdgeWeight(t *testing.T) {
 // where they lie, a grid between the two planes.
 func TestOutlineRaisedEdges(t *testing.T) {
 	const w, hh, drop, fw = 1280, 720, ridgeDrop, 0.6
-	eye := [3]float64{2.5, 2.5 + 9*math.Cos(50*math.Pi/180), 9 * math.Sin(50*math.Pi/180)}
-	cam := lookAt(eye, [3]float64{2.5, 2.5, 0}, 900, w/2, hh/2)
-	board := []pt{{0, 0}, {5, 0}, {5, 5}, {0, 5}}
-	var top [4]pt
-	for i, b := range board {
-		top[i] = cam.project(b.X, b.Y, drop)
-	}
-	truth, ok := fitHomography(board, top[:])
-	if !ok {
-		t.Fatal("no homography")
-	}
+	cam, truth, _ := dividerPlaneGrid(t, 50, 0, drop, w, hh)
 	seen := gridCamera(truth, w, hh)
 	for _, raise := range []bool{true, false} {
 		var obs []sparseObs
