@@ -148,8 +148,22 @@ func (r *Reader) refineSparse(h homography, places placeFilter) (homography, boo
 // strength, 1.23 % on the first.
 func dividerObs(img grayImg, h homography, round int, places placeFilter, obs []sparseObs) []sparseObs {
 	start := len(obs)
-	var ridges []bool
-	var ridge, all float64
+	obs, ridges, ridge, all := dividerFinds(img, h, round, places, obs)
+	keep := ridge > all/2
+	out := obs[:start]
+	for i, o := range obs[start:] {
+		if ridges[i] == keep {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// dividerFinds appends to obs every divider point found along grid h's
+// twelve lines (search round round) at the places that places keeps,
+// and gives whether each is a ridge, and the summed strength of the
+// ridges and of all.
+func dividerFinds(img grayImg, h homography, round int, places placeFilter, obs []sparseObs) (_ []sparseObs, ridges []bool, ridge, all float64) {
 	for fam := 0; fam < 2; fam++ {
 		for k := 0; k <= 5; k++ {
 			eachDivider(img, h, fam, k, round, linePoints, true, places.line(fam, k), func(p pt, s float64, r bool) {
@@ -162,14 +176,7 @@ func dividerObs(img grayImg, h homography, round int, places placeFilter, obs []
 			})
 		}
 	}
-	keep := ridge > all/2
-	out := obs[:start]
-	for i, o := range obs[start:] {
-		if ridges[i] == keep {
-			out = append(out, o)
-		}
-	}
-	return out
+	return obs, ridges, ridge, all
 }
 
 // centreBoard shifts board coordinates so that the grid's centre is 0:

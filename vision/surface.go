@@ -41,17 +41,7 @@ const (
 // fitted to the dividers at places: ridgeDrop when ridges give most of
 // the strength of the dividers found along its lines, else grooveDrop.
 func dividerDrop(img grayImg, h homography, places placeFilter) float64 {
-	var ridge, all float64
-	for fam := 0; fam < 2; fam++ {
-		for k := 0; k <= 5; k++ {
-			eachDivider(img, h, fam, k, 1, linePoints, true, places.line(fam, k), func(_ pt, s float64, r bool) {
-				all += s
-				if r {
-					ridge += s
-				}
-			})
-		}
-	}
+	_, _, ridge, all := dividerFinds(img, h, 1, places, nil)
 	switch {
 	case all == 0:
 		return unseenDrop
