@@ -201,21 +201,45 @@ func (r *Reader) readCells(h homography, res *Result) {
 	// its cells read much more surely: likelihoods under the two colour
 	// models do not compare fairly (without a block colour, block tops
 	// pass for a sharp board colour), but the networks' confidence does.
-	withBlock, agreeKept, coverKept := *res, c.agree, c.cover
-	r.lookKept = append(r.lookKept[:0], c.lookIn...)
+	withBlock := &r.keptColour
+	withBlock.keep(c, res)
 	setBoard(noBlockAt)
 	bestLL = math.Inf(-1)
 	trial(noBlockAt, bestF)
 	c.hyp = bestHyp
 	r.finishCells(all, res)
 	if traceCells != nil {
-		traceCells("mean confidence with block colour %.3f, without %.3f", meanConf(withBlock.Confidence[:]), meanConf(res.Confidence[:]))
+		traceCells("mean confidence with block colour %.3f, without %.3f", meanConf(withBlock.res.Confidence[:]), meanConf(res.Confidence[:]))
 	}
-	if meanConf(res.Confidence[:]) < meanConf(withBlock.Confidence[:])+noBlockMargin {
-		*res = withBlock
-		copy(c.lookIn, r.lookKept)
-		c.agree, c.cover = agreeKept, coverKept
+	if meanConf(res.Confidence[:]) < meanConf(withBlock.res.Confidence[:])+noBlockMargin {
+		withBlock.restore(c, res)
 	}
+}
+
+// cellsKept is a reading of the cells set aside while another is tried:
+// the result, and the cell state that what follows the reading uses (the
+// confidence model's features; the networks' inputs, which the trainers
+// collect).
+type cellsKept struct {
+	res           Result
+	agree, cover  [25][2]float64
+	cam           camera
+	netIn, lookIn []float32
+}
+
+// keep sets aside res and c's state.
+func (k *cellsKept) keep(c *cellCtx, res *Result) {
+	k.res, k.agree, k.cover, k.cam = *res, c.agree, c.cover, c.cam
+	k.netIn = append(k.netIn[:0], c.netIn...)
+	k.lookIn = append(k.lookIn[:0], c.lookIn...)
+}
+
+// restore puts back the reading kept.
+func (k *cellsKept) restore(c *cellCtx, res *Result) {
+	*res = k.res
+	c.agree, c.cover, c.cam = k.agree, k.cover, k.cam
+	c.netIn = append(c.netIn[:0], k.netIn...)
+	c.lookIn = append(c.lookIn[:0], k.lookIn...)
 }
 
 // noBlockMargin is how much surer (mean confidence over the cells) a
