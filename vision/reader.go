@@ -298,11 +298,11 @@ func (r *Reader) sparseCorners(h homography, board observation.Board, scale floa
 // cell's surer reading of the two, 96.48 %; only on refineSparse's
 // grids, 96.36 %.
 func (r *Reader) readOnCorners(c [4][2]float64, scale float64, res *Result) {
-	hc, ok := homographyFromCorners(c)
-	if !ok {
+	if meanConf(res.Confidence[:]) >= rereadGate {
 		return
 	}
-	if meanConf(res.Confidence[:]) >= rereadGate {
+	hc, ok := homographyFromCorners(c)
+	if !ok {
 		return
 	}
 	r.keptGrid.keep(&r.cc, res)
