@@ -288,17 +288,32 @@ func (c *cellCtx) netFeatures(px *pixels, m *colourModel) {
 // board point (cx, cy), into x; it gives how many it filled.
 func (c *cellCtx) cellPoints(px *pixels, m *colourModel, i int, cx, cy float64, x []float32) int {
 	cam := &c.cam
-	q := 0
+	c.ptX, c.ptY = c.ptX[:0], c.ptY[:0]
 	for _, z := range netZ {
 		for gy := 0; gy < netGrid; gy++ {
 			for gx := 0; gx < netGrid; gx++ {
 				p := cam.project(cx+netSpread*float64(gx-netGrid/2), cy+netSpread*float64(gy-netGrid/2), z)
-				c.pointFeatures(px, m, i, int(p.X), int(p.Y), x[q:q+netPerPoint])
-				q += netPerPoint
+				c.ptX, c.ptY = append(c.ptX, pixelIndex(p.X)), append(c.ptY, pixelIndex(p.Y))
 			}
 		}
 	}
+	q := len(c.ptX) * netPerPoint
+	if !c.pointFeaturesC(px, m, i, c.ptX, c.ptY, x[:q]) {
+		for k := range c.ptX {
+			c.pointFeatures(px, m, i, int(c.ptX[k]), int(c.ptY[k]), x[k*netPerPoint:(k+1)*netPerPoint])
+		}
+	}
 	return q
+}
+
+// pixelIndex is a point's pixel column (or row) as pointFeatures takes
+// it, -1 (out of any frame) where it would not fit in an int32.
+func pixelIndex(v float64) int32 {
+	i := int(v)
+	if i < -1 || i > math.MaxInt32 {
+		return -1
+	}
+	return int32(i)
 }
 
 // netRow is cell i's network inputs on the grid (s = 0) or on the grid

@@ -97,8 +97,10 @@ type cellCtx struct {
 	lookIn  []float32
 	lookXs  []float32
 	lookHid []float32
-	// fillBuf is fill's room for the rows' spans.
-	fillBuf []float64
+	// fillBuf is fill's room for the rows' spans; ptX and ptY hold a
+	// cell's sample points for the network (cellPoints).
+	fillBuf  []float64
+	ptX, ptY []int32
 	// agree is each cell's agreement (agreement) on the pick read, cover
 	// how much nearer pieces cover it (cellCover): the confidence's.
 	agree, cover [25][2]float64
@@ -512,41 +514,7 @@ func (c *cellCtx) score(i, k int, m *colourModel) [3]float64 {
 		}
 		fill(d.outline, box.Min.X, box.Min.Y, box.Max.X, box.Max.Y, c.lab, w, l, &c.fillBuf)
 	}
-	if mine {
-		for y := box.Min.Y; y < box.Max.Y; y++ {
-			o := y*w + box.Min.X
-			base, lab := c.base[o:o+box.Dx()], c.lab[o:o+box.Dx()]
-			for x, b := range base {
-				l := lab[x]
-				if b != labNear && l != b {
-					v := float64(m.ll[b][o+x])
-					if l == labMine {
-						s[0] += float64(m.ll[labBlue][o+x]) - v
-						s[1] += float64(m.ll[labLight][o+x]) - v
-						s[2] += float64(m.ll[labDark][o+x]) - v
-					} else {
-						d := float64(m.ll[l][o+x]) - v
-						s[0] += d
-						s[1] += d
-						s[2] += d
-					}
-				}
-			}
-		}
-	} else {
-		// No pawn drawn: the three scores are one.
-		var s0 float64
-		for y := box.Min.Y; y < box.Max.Y; y++ {
-			o := y*w + box.Min.X
-			base, lab := c.base[o:o+box.Dx()], c.lab[o:o+box.Dx()]
-			for x, b := range base {
-				if l := lab[x]; b != labNear && l != b {
-					s0 += float64(m.ll[l][o+x]) - float64(m.ll[b][o+x])
-				}
-			}
-		}
-		s = [3]float64{s0, s0, s0}
-	}
+	s = scoreBox(c.base, c.lab, m, w, box, mine)
 	if c.gray.p != nil {
 		e := c.edgeScore(i, k, box)
 		s[0] += e

@@ -447,6 +447,17 @@ func (m *colourModel) compute(px *pixels, rect image.Rectangle) {
 	lTop := math.Log(1 - blockGaussWeight)
 	gSide := -math.Log(sideSpan+0.3) + math.Log(sideGaussWeight)
 	lSide := math.Log(1 - sideGaussWeight)
+	k := colourKernelArgs{is, ib, gBoard, lBg, gChroma, gTop, lTop, gSide, lSide}
+	if !m.computeC(px, rect, k, objLUT) {
+		m.computeGo(px, rect, k, objLUT)
+	}
+}
+
+// computeGo is computeC in Go: the reference the kernel is tested against,
+// and the fallback should its arguments not fit it.
+func (m *colourModel) computeGo(px *pixels, rect image.Rectangle, kc colourKernelArgs, objLUT *[nLab - 1][nBins]float32) {
+	is, ib := kc.is, kc.ib
+	gBoard, lBg, gChroma, gTop, lTop, gSide, lSide := kc.gBoard, kc.lBg, kc.gChroma, kc.gTop, kc.lTop, kc.gSide, kc.lSide
 	for y := rect.Min.Y; y < rect.Max.Y; y++ {
 		for x := rect.Min.X; x < rect.Max.X; x++ {
 			o := y*px.w + x

@@ -1,0 +1,177 @@
+package vision
+
+import (
+	"image"
+	"math"
+	"math/rand"
+	"testing"
+)
+
+// kernelFrame is a w x h frame of random pixels with a colour model whose
+// planes the Go loop filled over all of it.
+func kernelFrame(rng *rand.Rand, w, h int, hasBlock, noBoard bool) (*pixels, *colourModel) {
+	px := &pixels{w: w, h: h, bgr: make([]uint8, 3*w*h)}
+	for i := range px.bgr {
+		px.bgr[i] = uint8(rng.Intn(256))
+	}
+	m := &colourModel{
+		board:    [3]float64{rng.Float64() - 0.5, rng.Float64()*0.2 - 0.1, rng.Float64()*0.2 - 0.1},
+		sd:       [3]float64{0.05 + rng.Float64()*0.2, 0.01 + rng.Float64()*0.05, 0.01 + rng.Float64()*0.05},
+		block:    [3]float64{rng.Float64() - 0.5, rng.Float64()*0.1 - 0.05, rng.Float64()*0.1 - 0.05},
+		blockSD:  [3]float64{0.05 + rng.Float64()*0.2, 0.01 + rng.Float64()*0.05, 0.01 + rng.Float64()*0.05},
+		hasBlock: hasBlock,
+		noBoard:  noBoard,
+		bgHist:   make([]float64, nBins),
+	}
+	for k := range m.bgHist {
+		m.bgHist[k] = -5 - 10*rng.Float64()
+	}
+	return px, m
+}
+
+// TestComputeKernelMatchesGo: the C loop fills the colour model's planes
+// exactly as the Go loop does, bit for bit, block colour or not.
+func TestComputeKernelMatchesGo(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	for _, tc := range []struct{ hasBlock, noBoard bool }{{true, false}, {false, false}, {true, true}, {false, true}} {
+		px, m := kernelFrame(rng, 97, 61, tc.hasBlock, tc.noBoard)
+		rect := image.Rect(3, 5, 90, 58)
+		m.compute(px, rect) // the C loop
+		got := make([][]float32, nPlanes)
+		for l := range got {
+			got[l] = append([]float32(nil), m.ll[l]...)
+			for i := range m.ll[l] {
+				m.ll[l][i] = float32(math.NaN())
+			}
+		}
+		is := [3]float64{1 / m.sd[0], 1 / m.sd[1], 1 / m.sd[2]}
+		ib := [3]float64{1 / m.blockSD[0], 1 / m.blockSD[1], 1 / m.blockSD[2]}
+		k := colourKernelArgs{is: is, ib: ib, gBoard: -1.5, lBg: math.Log(0.4), gChroma: 2.5, gTop: 0.3, lTop: math.Log(0.6), gSide: -0.9, lSide: math.Log(0.7)}
+		// Both loops with the same constants.
+		if !m.computeC(px, rect.Inset(-1), k, &m.lut().obj) {
+			t.Fatal("computeC refused a frame that fits")
+		}
+		for l := range got {
+			copy(got[l], m.ll[l])
+		}
+		m.computeGo(px, rect.Inset(-1), k, &m.lut().obj)
+		n := 0
+		for l := range got {
+			for i := range got[l] {
+				a, b := got[l][i], m.ll[l][i]
+				if math.Float32bits(a) != math.Float32bits(b) && !(a != a && b != b) {
+					if n < 5 {
+						t.Errorf("block %v noBoard %v: plane %d pixel %d: C %v, Go %v", tc.hasBlock, tc.noBoard, l, i, a, b)
+					}
+					n++
+				}
+			}
+		}
+		if n > 0 {
+			t.Errorf("%d values differ", n)
+		}
+	}
+}
+
+// TestScoreKernelMatchesGo: the C sum over a cell's box equals the Go
+// loop's to the last bit, with and without the cell's pawn drawn, where
+// nearer cells cover pixels and where the labels agree.
+func TestScoreKernelMatchesGo(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	const w, h = 83, 57
+	_, m := kernelFrame(rng, w, h, true, false)
+	for l := range m.ll {
+		m.ll[l] = make([]float32, w*h)
+		for i := range m.ll[l] {
+			m.ll[l][i] = float32(-20 * rng.Float64())
+		}
+	}
+	labels := []uint8{labBoard, labBlock, labDome, labTop, labBlue, labLight, labDark}
+	base, lab := make([]uint8, w*h), make([]uint8, w*h)
+	for trial := 0; trial < 50; trial++ {
+		mine := trial%2 == 0
+		for i := range base {
+			base[i] = labels[rng.Intn(len(labels))]
+			if rng.Intn(6) == 0 {
+				base[i] = labNear
+			}
+			lab[i] = base[i]
+			if rng.Intn(2) == 0 {
+				lab[i] = labels[rng.Intn(4)]
+				if mine && rng.Intn(3) == 0 {
+					lab[i] = labMine
+				}
+			}
+		}
+		x0, y0 := rng.Intn(w/2), rng.Intn(h/2)
+		box := image.Rect(x0, y0, x0+1+rng.Intn(w-x0-1), y0+1+rng.Intn(h-y0-1))
+		got, want := scoreBox(base, lab, m, w, box, mine), scoreBoxGo(base, lab, m, w, box, mine)
+		for j := range got {
+			if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
+				t.Fatalf("trial %d (pawn %v, box %v): C %v, Go %v", trial, mine, box, got, want)
+			}
+		}
+		if want == ([3]float64{}) {
+			t.Fatalf("trial %d: nothing summed; the test is too weak", trial)
+		}
+	}
+}
+
+// TestPointKernelMatchesGo: the C batch gives each sample point the
+// features pointFeatures gives it, inside the frame, on its edge and out
+// of it, with and without the grey contrast. The exponentials are C's,
+// not Go's: a posterior may differ in its last float32 bit, no more.
+func TestPointKernelMatchesGo(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	const w, h = 71, 53
+	px, m := kernelFrame(rng, w, h, true, false)
+	for l := range m.ll {
+		m.ll[l] = make([]float32, w*h)
+		for i := range m.ll[l] {
+			m.ll[l][i] = float32(-30 * rng.Float64())
+		}
+	}
+	g := make([]uint8, w*h)
+	for i := range g {
+		g[i] = uint8(rng.Intn(256))
+	}
+	c := &cellCtx{w: w, h: h, base: make([]uint8, w*h), netAll: image.Rect(2, 3, 66, 50)}
+	for i := range c.base {
+		if rng.Intn(4) == 0 {
+			c.base[i] = labNear
+		}
+	}
+	c.region[7] = image.Rect(10, 8, 40, 30)
+	var xs, ys []int32
+	for k := 0; k < 400; k++ {
+		xs, ys = append(xs, int32(rng.Intn(w+10)-5)), append(ys, int32(rng.Intn(h+10)-5))
+	}
+	xs, ys = append(xs, -1, 0, 1, 65, 66, w-1), append(ys, 3, 3, 49, 49, 20, 2)
+	for _, withGray := range []bool{true, false} {
+		c.gray = grayImg{}
+		if withGray {
+			c.gray = grayImg{g, w, h}
+		}
+		got := make([]float32, len(xs)*netPerPoint)
+		if !c.pointFeaturesC(px, m, 7, xs, ys, got) {
+			t.Fatal("pointFeaturesC refused buffers that fit")
+		}
+		want := make([]float32, netPerPoint)
+		inside := 0
+		for k := range xs {
+			c.pointFeatures(px, m, 7, int(xs[k]), int(ys[k]), want)
+			if want[netPerPoint-1] == 0 {
+				inside++
+			}
+			for j, v := range want {
+				a := got[k*netPerPoint+j]
+				if d := math.Float32bits(a) - math.Float32bits(v); a != v && d != 1 && d != ^uint32(0) {
+					t.Fatalf("gray %v point (%d, %d) feature %d: C %v, Go %v", withGray, xs[k], ys[k], j, a, v)
+				}
+			}
+		}
+		if inside < 100 || inside == len(xs) {
+			t.Fatalf("%d of %d points inside: the test does not cover both cases", inside, len(xs))
+		}
+	}
+}

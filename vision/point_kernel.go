@@ -1,0 +1,113 @@
+package vision
+
+/*
+#cgo CFLAGS: -O3
+#cgo LDFLAGS: -lm
+#include <math.h>
+#include <stdint.h>
+
+typedef struct {
+	int pw, ph;             // the planes' (and grey's) frame
+	int ax0, ay0, ax1, ay1; // where the planes hold this frame's values
+	int rx0, ry0, rx1, ry1; // the cell's region in the base map
+	int per;                // features per point
+} point_args;
+
+// hypot_go is Go's math.Hypot on amd64: max * sqrt(1 + (min/max)^2).
+static double hypot_go(double p, double q) {
+	p = fabs(p);
+	q = fabs(q);
+	if (p == 0 && q == 0) return 0;
+	double mx = p > q ? p : q, mn = p > q ? q : p;
+	double r = mn / mx;
+	r = r * r + 1.0;
+	return sqrt(r) * mx;
+}
+
+// point_features is pointFeatures for n points (xs, ys) at once: per
+// point the labels' posteriors from their log-likelihoods averaged over
+// the 3x3 pixels about it, the grey contrast, whether a nearer cell
+// covers it, and whether it is out of the frame.
+static void point_features(point_args a,
+		const float *p0, const float *p1, const float *p2, const float *p3,
+		const float *p4, const float *p5, const float *p6,
+		const uint8_t *gray, const uint8_t *base,
+		int n, const int32_t *xs, const int32_t *ys, float *out) {
+	const float *ll[7] = {p0, p1, p2, p3, p4, p5, p6};
+	int lx = a.ax0 > 1 ? a.ax0 : 1, ly = a.ay0 > 1 ? a.ay0 : 1;
+	int hx = a.ax1 < a.pw - 1 ? a.ax1 : a.pw - 1, hy = a.ay1 < a.ph - 1 ? a.ay1 : a.ph - 1;
+	for (int i = 0; i < n; i++) {
+		float *o = out + (long)i * a.per;
+		for (int j = 0; j < a.per; j++) o[j] = 0;
+		int x = xs[i], y = ys[i];
+		if (x < lx || y < ly || x >= hx || y >= hy) {
+			o[a.per - 1] = 1;
+			continue;
+		}
+		double sum[7] = {0};
+		for (int dy = -1; dy <= 1; dy++) {
+			long off = (long)(y + dy) * a.pw + x - 1;
+			for (int l = 0; l < 7; l++)
+				sum[l] += (double)ll[l][off] + (double)ll[l][off + 1] + (double)ll[l][off + 2];
+		}
+		double mx = -INFINITY;
+		for (int l = 0; l < 7; l++) {
+			sum[l] /= 9;
+			if (sum[l] > mx) mx = sum[l];
+		}
+		double z = 0;
+		for (int l = 0; l < 7; l++) {
+			sum[l] = exp(sum[l] - mx);
+			z += sum[l];
+		}
+		for (int l = 0; l < 7; l++) o[l] = (float)(sum[l] / z);
+		if (gray) {
+			double gx = (double)gray[(long)y * a.pw + x + 1] - (double)gray[(long)y * a.pw + x - 1];
+			double gy = (double)gray[(long)(y + 1) * a.pw + x] - (double)gray[(long)(y - 1) * a.pw + x];
+			o[7] = (float)(hypot_go(gx, gy) / 64);
+		}
+		if (x >= a.rx0 && y >= a.ry0 && x < a.rx1 && y < a.ry1 && base[(long)y * a.pw + x] == 255) o[8] = 1;
+	}
+}
+*/
+import "C"
+
+import "unsafe"
+
+// The kernel's layout of a point's features.
+var _ = [1]struct{}{}[netPerPoint-10]
+
+// pointFeaturesC fills out (netPerPoint each) for the points (xs, ys) of
+// cell's inputs, as pointFeatures does one by one, in C: a cell reading
+// takes some thirty thousand points. It is false, having done nothing,
+// when the frame's buffers do not fit the kernel.
+func (c *cellCtx) pointFeaturesC(px *pixels, m *colourModel, cell int, xs, ys []int32, out []float32) bool {
+	n := len(xs)
+	size := px.w * px.h
+	if n == 0 || len(ys) != n || len(out) < n*netPerPoint || c.w != px.w || len(c.base) < size {
+		return false
+	}
+	for _, p := range m.ll {
+		if len(p) < size {
+			return false
+		}
+	}
+	var gray *C.uint8_t
+	if g := c.gray; g.p != nil {
+		if g.w != px.w || len(g.p) < size {
+			return false
+		}
+		gray = (*C.uint8_t)(&g.p[0])
+	}
+	reg := c.region[cell]
+	a := C.point_args{
+		pw: C.int(px.w), ph: C.int(px.h),
+		ax0: C.int(c.netAll.Min.X), ay0: C.int(c.netAll.Min.Y), ax1: C.int(c.netAll.Max.X), ay1: C.int(c.netAll.Max.Y),
+		rx0: C.int(reg.Min.X), ry0: C.int(reg.Min.Y), rx1: C.int(reg.Max.X), ry1: C.int(reg.Max.Y),
+		per: netPerPoint,
+	}
+	C.point_features(a, plane(m.ll[0]), plane(m.ll[1]), plane(m.ll[2]), plane(m.ll[3]), plane(m.ll[4]), plane(m.ll[5]), plane(m.ll[6]),
+		gray, (*C.uint8_t)(&c.base[0]), C.int(n), (*C.int32_t)(unsafe.Pointer(&xs[0])), (*C.int32_t)(unsafe.Pointer(&ys[0])),
+		(*C.float)(unsafe.Pointer(&out[0])))
+	return true
+}
