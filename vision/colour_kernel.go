@@ -98,7 +98,7 @@ type colourKernelArgs struct {
 // of a cell reading's time in Go.
 func (m *colourModel) computeC(px *pixels, rect image.Rectangle, k colourKernelArgs, obj *[nLab - 1][nBins]float32) bool {
 	n := px.w * px.h
-	if rect.Empty() || len(px.bgr) < 3*n || len(m.bgHist) < nBins {
+	if rect.Empty() || !rect.In(image.Rect(0, 0, px.w, px.h)) || len(px.bgr) < 3*n || len(m.bgHist) < nBins {
 		return false
 	}
 	for _, p := range m.ll {
