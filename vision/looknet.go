@@ -127,39 +127,49 @@ func (c *cellCtx) lookInput(px *pixels, m *colourModel, i int, lp *[nHyp]float64
 	s := &c.set
 	footing := [lookLevels]float64{0, s.tier1Top, s.tier2Top, s.tier3Top}
 	cx, cy := float64(i%5)+0.5, float64(i/5)+0.5
-	var pf [netPerPoint]float32
+	const n = lookGrid * lookGrid
+	var pfs [n * netPerPoint]float32
 	for _, z0 := range footing {
 		for _, dz := range lookZ {
 			out := x[q : q+lookPerPlace]
 			for j := range out {
 				out[j] = 0
 			}
-			maxGrad, farBoard, nearBlock := float32(0), float32(0), float32(lookFar)
-			var gsum, gsum2 float64
+			// The place's points' features, all at once (pointFeaturesC).
+			c.ptX, c.ptY = c.ptX[:0], c.ptY[:0]
 			for gy := 0; gy < lookGrid; gy++ {
 				for gx := 0; gx < lookGrid; gx++ {
 					p := c.cam.project(cx+lookSpread*float64(gx-lookGrid/2), cy+lookSpread*float64(gy-lookGrid/2), z0+dz)
-					px0, py0 := int(p.X), int(p.Y)
-					c.pointFeatures(px, m, i, px0, py0, pf[:])
-					for l := 0; l < nPlanes; l++ {
-						out[l] += pf[l]
-						out[nPlanes+l] = max(out[nPlanes+l], pf[l])
-					}
-					out[2*nPlanes] += pf[nPlanes]
-					maxGrad = max(maxGrad, pf[nPlanes])
-					out[2*nPlanes+2] += pf[nPlanes+1]
-					out[2*nPlanes+3] += pf[nPlanes+2]
-					gv := c.grayAt(px0, py0)
-					gsum += gv
-					gsum2 += gv * gv
-					db, dk := colourDistances(px, m, px0, py0)
-					out[2*nPlanes+4] += db
-					farBoard = max(farBoard, db)
-					out[2*nPlanes+6] += dk
-					nearBlock = min(nearBlock, dk)
+					c.ptX, c.ptY = append(c.ptX, pixelIndex(p.X)), append(c.ptY, pixelIndex(p.Y))
 				}
 			}
-			const n = lookGrid * lookGrid
+			if !c.pointFeaturesC(px, m, i, c.ptX, c.ptY, pfs[:]) {
+				for k := range c.ptX {
+					c.pointFeatures(px, m, i, int(c.ptX[k]), int(c.ptY[k]), pfs[k*netPerPoint:(k+1)*netPerPoint])
+				}
+			}
+			maxGrad, farBoard, nearBlock := float32(0), float32(0), float32(lookFar)
+			var gsum, gsum2 float64
+			for k := range c.ptX {
+				px0, py0 := int(c.ptX[k]), int(c.ptY[k])
+				pf := pfs[k*netPerPoint : (k+1)*netPerPoint]
+				for l := 0; l < nPlanes; l++ {
+					out[l] += pf[l]
+					out[nPlanes+l] = max(out[nPlanes+l], pf[l])
+				}
+				out[2*nPlanes] += pf[nPlanes]
+				maxGrad = max(maxGrad, pf[nPlanes])
+				out[2*nPlanes+2] += pf[nPlanes+1]
+				out[2*nPlanes+3] += pf[nPlanes+2]
+				gv := c.grayAt(px0, py0)
+				gsum += gv
+				gsum2 += gv * gv
+				db, dk := colourDistances(px, m, px0, py0)
+				out[2*nPlanes+4] += db
+				farBoard = max(farBoard, db)
+				out[2*nPlanes+6] += dk
+				nearBlock = min(nearBlock, dk)
+			}
 			for l := 0; l < nPlanes; l++ {
 				out[l] /= n
 			}
