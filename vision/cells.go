@@ -97,6 +97,7 @@ type cellCtx struct {
 	lookIn  []float32
 	lookXs  []float32
 	lookHid []float32
+	lookPts []float32 // a place's sample points' features (lookInput)
 	// fillBuf is fill's room for the rows' spans; ptX and ptY hold a
 	// cell's sample points for the network (cellPoints).
 	fillBuf  []float64

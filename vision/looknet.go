@@ -128,7 +128,12 @@ func (c *cellCtx) lookInput(px *pixels, m *colourModel, i int, lp *[nHyp]float64
 	footing := [lookLevels]float64{0, s.tier1Top, s.tier2Top, s.tier3Top}
 	cx, cy := float64(i%5)+0.5, float64(i/5)+0.5
 	const n = lookGrid * lookGrid
-	var pfs [n * netPerPoint]float32
+	// The points' features, kept for the next call: an array here would
+	// escape to the heap once handed to C, every call.
+	if len(c.lookPts) < n*netPerPoint {
+		c.lookPts = make([]float32, n*netPerPoint)
+	}
+	pfs := c.lookPts[:n*netPerPoint]
 	for _, z0 := range footing {
 		for _, dz := range lookZ {
 			out := x[q : q+lookPerPlace]
@@ -143,7 +148,7 @@ func (c *cellCtx) lookInput(px *pixels, m *colourModel, i int, lp *[nHyp]float64
 					c.ptX, c.ptY = append(c.ptX, pixelIndex(p.X)), append(c.ptY, pixelIndex(p.Y))
 				}
 			}
-			if !c.pointFeaturesC(px, m, i, c.ptX, c.ptY, pfs[:]) {
+			if !c.pointFeaturesC(px, m, i, c.ptX, c.ptY, pfs) {
 				for k := range c.ptX {
 					c.pointFeatures(px, m, i, int(c.ptX[k]), int(c.ptY[k]), pfs[k*netPerPoint:(k+1)*netPerPoint])
 				}
