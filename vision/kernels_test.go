@@ -29,6 +29,17 @@ func kernelFrame(rng *rand.Rand, w, h int, hasBlock, noBoard bool) (*pixels, *co
 	return px, m
 }
 
+// randomPlanes fills the model's planes (n pixels each) with random
+// log-likelihoods down to -depth.
+func randomPlanes(rng *rand.Rand, m *colourModel, n int, depth float64) {
+	for l := range m.ll {
+		m.ll[l] = make([]float32, n)
+		for i := range m.ll[l] {
+			m.ll[l][i] = float32(-depth * rng.Float64())
+		}
+	}
+}
+
 // TestComputeKernelMatchesGo: the C loop fills the colour model's planes
 // exactly as the Go loop does, bit for bit, block colour or not.
 func TestComputeKernelMatchesGo(t *testing.T) {
@@ -80,12 +91,7 @@ func TestScoreKernelMatchesGo(t *testing.T) {
 	rng := rand.New(rand.NewSource(2))
 	const w, h = 83, 57
 	_, m := kernelFrame(rng, w, h, true, false)
-	for l := range m.ll {
-		m.ll[l] = make([]float32, w*h)
-		for i := range m.ll[l] {
-			m.ll[l][i] = float32(-20 * rng.Float64())
-		}
-	}
+	randomPlanes(rng, m, w*h, 20)
 	labels := []uint8{labBoard, labBlock, labDome, labTop, labBlue, labLight, labDark}
 	base, lab := make([]uint8, w*h), make([]uint8, w*h)
 	for trial := 0; trial < 50; trial++ {
@@ -125,12 +131,7 @@ func TestPointKernelMatchesGo(t *testing.T) {
 	rng := rand.New(rand.NewSource(3))
 	const w, h = 71, 53
 	px, m := kernelFrame(rng, w, h, true, false)
-	for l := range m.ll {
-		m.ll[l] = make([]float32, w*h)
-		for i := range m.ll[l] {
-			m.ll[l][i] = float32(-30 * rng.Float64())
-		}
-	}
+	randomPlanes(rng, m, w*h, 30)
 	g := make([]uint8, w*h)
 	for i := range g {
 		g[i] = uint8(rng.Intn(256))
