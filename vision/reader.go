@@ -15,6 +15,18 @@ import (
 // ErrNoGrid means no 5x5 grid was found in the frame.
 var ErrNoGrid = errors.New("no Santorini board grid found: is the whole board in view, lit, and not covered by a hand?")
 
+// ErrGridRunsOn means the lines found run on past a 5x5 grid, as on tiles
+// or squared paper (sidesRunOn). It is an ErrNoGrid.
+var ErrGridRunsOn error = gridRunsOnError{}
+
+type gridRunsOnError struct{}
+
+func (gridRunsOnError) Error() string {
+	return "no Santorini board found: the lines seen run on past a 5x5 grid, as on tiles or squared paper, while a board's grid ends at its frame. Is the board in view?"
+}
+
+func (gridRunsOnError) Unwrap() error { return ErrNoGrid }
+
 // workWidth is the width of the reduced frame the localisation and the cell
 // reading work on; the grid is then refined on the full-resolution frame.
 const workWidth = 640
@@ -216,6 +228,11 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 		}
 	}
 	if corners == nil {
+		// On the grid finally chosen: a first choice off the board has
+		// the board's own dividers running on past it.
+		if n, _ := r.sidesRunOn(scaleHomography(h, scale)); n >= repeatSides {
+			return res, ErrGridRunsOn
+		}
 		if c, ok := r.sparseCorners(h, res.Board, scale, src.Cols(), src.Rows()); ok {
 			res.Corners = c
 			r.readOnCorners(c, scale, &res)

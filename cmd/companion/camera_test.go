@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
+	"image/color"
 	"image/png"
 	"math"
 	"math/rand"
@@ -149,6 +150,19 @@ func TestReadBadInput(t *testing.T) {
 	}
 	tablePNG := filepath.Join(dir, "table.png")
 	writePNG(t, tablePNG, table)
+	// A tiled floor: lines like a board's dividers that run on past it.
+	tiles := image.NewRGBA(image.Rect(0, 0, 640, 360))
+	for y := 0; y < 360; y++ {
+		for x := 0; x < 640; x++ {
+			c := color.RGBA{120, 160, 190, 255}
+			if (x+7)%52 < 4 || (y+11)%52 < 4 {
+				c = color.RGBA{220, 220, 215, 255}
+			}
+			tiles.Set(x, y, c)
+		}
+	}
+	tilesPNG := filepath.Join(dir, "tiles.png")
+	writePNG(t, tilesPNG, tiles)
 	blankPNG := filepath.Join(dir, "blank.png")
 	writePNG(t, blankPNG, image.NewGray(image.Rect(0, 0, 640, 360)))
 	tests := []struct {
@@ -163,6 +177,7 @@ func TestReadBadInput(t *testing.T) {
 		{"bad near", []string{"read", notImage, "--near", "1,2,3,4,5,6,7,y"}, "--near"},
 		{"corners and near", []string{"read", notImage, "--near", "1,2,3,4,5,6,7,8", "--corners", "1,2,3,4,5,6,7,8"}, "use one"},
 		{"no board", []string{"read", tablePNG}, "give its corners with --corners"},
+		{"tiled floor", []string{"read", tilesPNG}, "tiles or squared paper"},
 		{"blank photo", []string{"read", blankPNG, "--json"}, "blank"},
 		{"render without out", []string{"render", "--seed", "1"}, "out"},
 		{"accuracy n zero", []string{"accuracy", "--n", "0"}, "--n 0"},
