@@ -101,6 +101,7 @@ type cellCtx struct {
 	// fillBuf is fill's room for the rows' spans; ptX and ptY hold a
 	// cell's sample points for the network (cellPoints).
 	fillBuf  []float64
+	spans    []rowSpan // score's rows drawn on
 	ptX, ptY []int32
 	// agree is each cell's agreement (agreement) on the pick read, cover
 	// how much nearer pieces cover it (cellCover): the confidence's.
@@ -443,6 +444,11 @@ func (c *cellCtx) search(sweeps int) {
 // they stand.
 func (c *cellCtx) scoreCell(i int) {
 	c.drawBase(i)
+	// score draws each hypothesis over the base map and puts it back.
+	reg, w := c.region[i], c.w
+	for y := reg.Min.Y; y < reg.Max.Y; y++ {
+		copy(c.lab[y*w+reg.Min.X:y*w+reg.Max.X], c.base[y*w+reg.Min.X:y*w+reg.Max.X])
+	}
 	// The three pawn colours share their outline: one drawing scores all
 	// three (hypotheses 4L+1..3).
 	for k := 0; k < nHyp; k++ {
@@ -502,9 +508,16 @@ func (c *cellCtx) score(i, k int, m *colourModel) [3]float64 {
 	if box.Empty() || len(c.shapes[i][k]) == 0 {
 		return s
 	}
+	// The label map equals the base map over the cell's region
+	// (scoreCell): only the rows' spans drawn on can differ, so only they
+	// are summed and put back (the sums skip equal pixels: the same sums).
 	w := c.w
-	for y := box.Min.Y; y < box.Max.Y; y++ {
-		copy(c.lab[y*w+box.Min.X:y*w+box.Max.X], c.base[y*w+box.Min.X:y*w+box.Max.X])
+	if cap(c.spans) < box.Dy() {
+		c.spans = make([]rowSpan, c.h)
+	}
+	spans := c.spans[:box.Dy()]
+	for r := range spans {
+		spans[r] = rowSpan{math.MaxInt32, -1}
 	}
 	mine := false
 	for _, d := range c.shapes[i][k] {
@@ -513,14 +526,20 @@ func (c *cellCtx) score(i, k int, m *colourModel) [3]float64 {
 			l = labMine
 			mine = true
 		}
-		fill(d.outline, box.Min.X, box.Min.Y, box.Max.X, box.Max.Y, c.lab, w, l, &c.fillBuf)
+		fillTrack(d.outline, box.Min.X, box.Min.Y, box.Max.X, box.Max.Y, c.lab, w, l, &c.fillBuf, spans)
 	}
-	s = scoreBox(c.base, c.lab, m, w, box, mine)
+	s = scoreSpans(c.base, c.lab, m, w, box, spans, mine)
 	if c.gray.p != nil {
 		e := c.edgeScore(i, k, box)
 		s[0] += e
 		s[1] += e
 		s[2] += e
+	}
+	for r, sp := range spans {
+		if sp.lo <= sp.hi {
+			o := (box.Min.Y+r)*w
+			copy(c.lab[o+int(sp.lo):o+int(sp.hi)+1], c.base[o+int(sp.lo):o+int(sp.hi)+1])
+		}
 	}
 	return s
 }

@@ -88,6 +88,7 @@ func TestComputeKernelMatchesGo(t *testing.T) {
 // loop's to the last bit, with and without the cell's pawn drawn, where
 // nearer cells cover pixels and where the labels agree.
 func TestScoreKernelMatchesGo(t *testing.T) {
+	// Also scoreSpans, the box summed only where it was drawn on.
 	rng := rand.New(rand.NewSource(2))
 	const w, h = 83, 57
 	_, m := kernelFrame(rng, w, h, true, false)
@@ -119,6 +120,28 @@ func TestScoreKernelMatchesGo(t *testing.T) {
 		}
 		if want == ([3]float64{}) {
 			t.Fatalf("trial %d: nothing summed; the test is too weak", trial)
+		}
+		// The box's rows drawn on only within spans (some rows not at
+		// all): the spans' sums are the whole box's.
+		spans := make([]rowSpan, box.Dy())
+		for r := range spans {
+			spans[r] = rowSpan{1, 0}
+			if rng.Intn(4) > 0 {
+				a, b := box.Min.X+rng.Intn(box.Dx()), box.Min.X+rng.Intn(box.Dx())
+				spans[r] = rowSpan{int32(min(a, b)), int32(max(a, b))}
+			}
+			o := (box.Min.Y + r) * w
+			for x := box.Min.X; x < box.Max.X; x++ {
+				if x < int(spans[r].lo) || x > int(spans[r].hi) {
+					lab[o+x] = base[o+x]
+				}
+			}
+		}
+		got, want = scoreSpans(base, lab, m, w, box, spans, mine), scoreBoxGo(base, lab, m, w, box, mine)
+		for j := range got {
+			if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
+				t.Fatalf("trial %d (pawn %v, box %v): spans %v, whole box in Go %v", trial, mine, box, got, want)
+			}
 		}
 	}
 }

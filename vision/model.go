@@ -211,6 +211,12 @@ func polyBuf(slab *[]pt) poly {
 // polygon, clipped to the rectangle [x0,x1) x [y0,y1). buf is room for
 // the rows' spans, reused across calls.
 func fill(p poly, x0, y0, x1, y1 int, lab []uint8, stride int, l uint8, buf *[]float64) {
+	fillTrack(p, x0, y0, x1, y1, lab, stride, l, buf, nil)
+}
+
+// fillTrack is fill that also widens spans (one per row from y0, least
+// and greatest x) over the pixels it sets, when spans is not nil.
+func fillTrack(p poly, x0, y0, x1, y1 int, lab []uint8, stride int, l uint8, buf *[]float64, spans []rowSpan) {
 	if len(p) < 3 {
 		return
 	}
@@ -278,8 +284,15 @@ func fill(p poly, x0, y0, x1, y1 int, lab []uint8, stride int, l uint8, buf *[]f
 			continue
 		}
 		setBytes(lab[y*stride+xa:y*stride+xb+1], l)
+		if spans != nil {
+			sp := &spans[y-y0]
+			sp.lo, sp.hi = min(sp.lo, int32(xa)), max(sp.hi, int32(xb))
+		}
 	}
 }
+
+// rowSpan is the pixels [lo, hi] of a row drawn on (none when lo > hi).
+type rowSpan struct{ lo, hi int32 }
 
 // setBytes sets every byte of b to v, eight at a time.
 func setBytes(b []uint8, v uint8) {

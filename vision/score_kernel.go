@@ -12,6 +12,29 @@ package vision
 // sums run pixel by pixel in row order, as the Go loop they replace did,
 // so the results are the same to the last bit.
 typedef struct { double s[3]; } sums3;
+typedef struct { int32_t lo, hi; } row_span;
+
+// score_px adds pixel o's change to the sums.
+static inline void score_px(const uint8_t *base, const uint8_t *lab, const float *const *ll,
+		long o, int mine, double *s0, double *s1, double *s2) {
+	uint8_t b = base[o], l = lab[o];
+	// Labels past the planes (none are drawn) are passed over rather than
+	// read out of bounds.
+	if (b == 255 || l == b || b > 6 || l > 7 || (l == 7 && !mine)) return;
+	double v = (double)ll[b][o];
+	if (!mine) {
+		*s0 += (double)ll[l][o] - v;
+	} else if (l == 7) {
+		*s0 += (double)ll[3][o] - v;
+		*s1 += (double)ll[4][o] - v;
+		*s2 += (double)ll[5][o] - v;
+	} else {
+		double d = (double)ll[l][o] - v;
+		*s0 += d;
+		*s1 += d;
+		*s2 += d;
+	}
+}
 
 static sums3 score_box(const uint8_t *base, const uint8_t *lab,
 		const float *p0, const float *p1, const float *p2, const float *p3,
@@ -21,25 +44,25 @@ static sums3 score_box(const uint8_t *base, const uint8_t *lab,
 	double s0 = 0, s1 = 0, s2 = 0;
 	for (int y = y0; y < y1; y++) {
 		long o = (long)y * w;
-		for (int x = x0; x < x1; x++) {
-			uint8_t b = base[o + x], l = lab[o + x];
-			// Labels past the planes (none are drawn) are passed over
-			// rather than read out of bounds.
-			if (b == 255 || l == b || b > 6 || l > 7 || (l == 7 && !mine)) continue;
-			double v = (double)ll[b][o + x];
-			if (!mine) {
-				s0 += (double)ll[l][o + x] - v;
-			} else if (l == 7) {
-				s0 += (double)p3[o + x] - v;
-				s1 += (double)p4[o + x] - v;
-				s2 += (double)p5[o + x] - v;
-			} else {
-				double d = (double)ll[l][o + x] - v;
-				s0 += d;
-				s1 += d;
-				s2 += d;
-			}
-		}
+		for (int x = x0; x < x1; x++) score_px(base, lab, ll, o + x, mine, &s0, &s1, &s2);
+	}
+	if (!mine) s1 = s2 = s0;
+	sums3 out = {{s0, s1, s2}};
+	return out;
+}
+
+// score_spans is score_box over rows y0.. of spans (x from lo to hi, none
+// when lo > hi): where lab may differ from base. Pixels outside them are
+// equal and skipped by score_box, so the sums are the same to the bit.
+static sums3 score_spans(const uint8_t *base, const uint8_t *lab,
+		const float *p0, const float *p1, const float *p2, const float *p3,
+		const float *p4, const float *p5, const float *p6,
+		int w, int y0, const row_span *spans, int rows, int mine) {
+	const float *ll[7] = {p0, p1, p2, p3, p4, p5, p6};
+	double s0 = 0, s1 = 0, s2 = 0;
+	for (int r = 0; r < rows; r++) {
+		long o = (long)(y0 + r) * w;
+		for (int x = spans[r].lo; x <= spans[r].hi; x++) score_px(base, lab, ll, o + x, mine, &s0, &s1, &s2);
 	}
 	if (!mine) s1 = s2 = s0;
 	sums3 out = {{s0, s1, s2}};
@@ -82,6 +105,34 @@ func scoreBox(base, lab []uint8, m *colourModel, w int, box image.Rectangle, min
 	r := C.score_box((*C.uint8_t)(&base[0]), (*C.uint8_t)(&lab[0]),
 		plane(m.ll[0]), plane(m.ll[1]), plane(m.ll[2]), plane(m.ll[3]), plane(m.ll[4]), plane(m.ll[5]), plane(m.ll[6]),
 		C.int(w), C.int(box.Min.X), C.int(box.Min.Y), C.int(box.Max.X), C.int(box.Max.Y), mi)
+	return [3]float64{float64(r.s[0]), float64(r.s[1]), float64(r.s[2])}
+}
+
+// scoreSpans is scoreBox over the rows of box, each only over its span
+// (the pixels drawn on): the same sums, for the pixels outside the spans
+// are the base map's.
+func scoreSpans(base, lab []uint8, m *colourModel, w int, box image.Rectangle, spans []rowSpan, mine bool) [3]float64 {
+	if box.Empty() {
+		return [3]float64{}
+	}
+	end := (box.Max.Y-1)*w + box.Max.X
+	ok := box.Min.X >= 0 && box.Min.Y >= 0 && box.Max.X <= w && len(base) >= end && len(lab) >= end && len(spans) == box.Dy()
+	for _, p := range m.ll {
+		ok = ok && len(p) >= end
+	}
+	for _, sp := range spans {
+		ok = ok && (sp.lo > sp.hi || int(sp.lo) >= box.Min.X && int(sp.hi) < box.Max.X)
+	}
+	if !ok {
+		return scoreBoxGo(base, lab, m, w, box, mine)
+	}
+	mi := C.int(0)
+	if mine {
+		mi = 1
+	}
+	r := C.score_spans((*C.uint8_t)(&base[0]), (*C.uint8_t)(&lab[0]),
+		plane(m.ll[0]), plane(m.ll[1]), plane(m.ll[2]), plane(m.ll[3]), plane(m.ll[4]), plane(m.ll[5]), plane(m.ll[6]),
+		C.int(w), C.int(box.Min.Y), (*C.row_span)(unsafe.Pointer(&spans[0])), C.int(len(spans)), mi)
 	return [3]float64{float64(r.s[0]), float64(r.s[1]), float64(r.s[2])}
 }
 
