@@ -537,7 +537,7 @@ func (c *cellCtx) score(i, k int, m *colourModel) [3]float64 {
 	}
 	for r, sp := range spans {
 		if sp.lo <= sp.hi {
-			o := (box.Min.Y+r)*w
+			o := (box.Min.Y + r) * w
 			copy(c.lab[o+int(sp.lo):o+int(sp.hi)+1], c.base[o+int(sp.lo):o+int(sp.hi)+1])
 		}
 	}
