@@ -99,6 +99,18 @@ func TestReadRepeatingGrid(t *testing.T) {
 					}
 				}
 			}
+			// Read near where a board seen from about 60 degrees up would be.
+			hint := [4][2]float64{{300, 110}, {660, 110}, {720, 450}, {240, 450}}
+			m, err := gocv.ImageToMatRGB(planeImage(960, 540, 60, 1, 0.1, 99, tt.pattern))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res, err := r.ReadNear(m, hint); err == nil && tt.maxRead == 0 {
+				t.Errorf("read near a hint as a board (grid confidence %.2f): %v", res.GridConfidence, res.Board.Tokens())
+			} else if err != nil && !errors.Is(err, ErrNoGrid) {
+				t.Errorf("read near a hint: %v, want ErrNoGrid", err)
+			}
+			m.Close()
 			if read > tt.maxRead {
 				t.Errorf("%d of 8 views read as boards, want at most %d", read, tt.maxRead)
 			}
