@@ -513,7 +513,7 @@ func (c *cellCtx) score(i, k int, m *colourModel) [3]float64 {
 	// are summed and put back (the sums skip equal pixels: the same sums).
 	w := c.w
 	if cap(c.spans) < box.Dy() {
-		c.spans = make([]rowSpan, c.h)
+		c.spans = make([]rowSpan, max(c.h, box.Dy()))
 	}
 	spans := c.spans[:box.Dy()]
 	for r := range spans {

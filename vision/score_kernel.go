@@ -4,13 +4,6 @@ package vision
 #cgo CFLAGS: -O3
 #include <stdint.h>
 
-// score_box sums, over the box [x0,x1) x [y0,y1) of a w-wide label map,
-// the change in label log-likelihood where the drawn labels (lab) differ
-// from the base map's (base), skipping pixels a nearer cell covers (255).
-// Label 7 is the scored cell's pawn: out gets the blue, light and dark
-// pawn's sums (planes 3, 4, 5); with no pawn drawn the three are one. The
-// sums run pixel by pixel in row order, as the Go loop they replace did,
-// so the results are the same to the last bit.
 typedef struct { double s[3]; } sums3;
 typedef struct { int32_t lo, hi; } row_span;
 
@@ -36,24 +29,15 @@ static inline void score_px(const uint8_t *base, const uint8_t *lab, const float
 	}
 }
 
-static sums3 score_box(const uint8_t *base, const uint8_t *lab,
-		const float *p0, const float *p1, const float *p2, const float *p3,
-		const float *p4, const float *p5, const float *p6,
-		int w, int x0, int y0, int x1, int y1, int mine) {
-	const float *ll[7] = {p0, p1, p2, p3, p4, p5, p6};
-	double s0 = 0, s1 = 0, s2 = 0;
-	for (int y = y0; y < y1; y++) {
-		long o = (long)y * w;
-		for (int x = x0; x < x1; x++) score_px(base, lab, ll, o + x, mine, &s0, &s1, &s2);
-	}
-	if (!mine) s1 = s2 = s0;
-	sums3 out = {{s0, s1, s2}};
-	return out;
-}
-
-// score_spans is score_box over rows y0.. of spans (x from lo to hi, none
-// when lo > hi): where lab may differ from base. Pixels outside them are
-// equal and skipped by score_box, so the sums are the same to the bit.
+// score_spans sums, over rows y0.. of a w-wide label map, each from its
+// span's lo to hi (none when lo > hi: where lab may differ from base), the
+// change in label log-likelihood where the drawn labels (lab) differ from
+// the base map's (base), skipping pixels a nearer cell covers (255).
+// Label 7 is the scored cell's pawn: out gets the blue, light and dark
+// pawn's sums (planes 3, 4, 5); with no pawn drawn the three are one. The
+// sums run pixel by pixel in row order, as the Go loop over the whole box
+// does (outside the spans it adds nothing), so the results are the same
+// to the last bit.
 static sums3 score_spans(const uint8_t *base, const uint8_t *lab,
 		const float *p0, const float *p1, const float *p2, const float *p3,
 		const float *p4, const float *p5, const float *p6,
@@ -83,34 +67,9 @@ var _ = [1]struct{}{}[nPlanes-7]
 var _ = [1]struct{}{}[labBlue-3]
 var _ = [1]struct{}{}[labDark-5]
 
-// scoreBox is score's sum over box (see score_box), in C: the pixel loop
-// was about a sixth of a cell reading's time in Go.
-func scoreBox(base, lab []uint8, m *colourModel, w int, box image.Rectangle, mine bool) [3]float64 {
-	if box.Empty() {
-		return [3]float64{}
-	}
-	end := (box.Max.Y-1)*w + box.Max.X
-	if box.Min.X < 0 || box.Min.Y < 0 || box.Max.X > w || len(base) < end || len(lab) < end {
-		return scoreBoxGo(base, lab, m, w, box, mine)
-	}
-	for _, p := range m.ll {
-		if len(p) < end {
-			return scoreBoxGo(base, lab, m, w, box, mine)
-		}
-	}
-	mi := C.int(0)
-	if mine {
-		mi = 1
-	}
-	r := C.score_box((*C.uint8_t)(&base[0]), (*C.uint8_t)(&lab[0]),
-		plane(m.ll[0]), plane(m.ll[1]), plane(m.ll[2]), plane(m.ll[3]), plane(m.ll[4]), plane(m.ll[5]), plane(m.ll[6]),
-		C.int(w), C.int(box.Min.X), C.int(box.Min.Y), C.int(box.Max.X), C.int(box.Max.Y), mi)
-	return [3]float64{float64(r.s[0]), float64(r.s[1]), float64(r.s[2])}
-}
-
-// scoreSpans is scoreBox over the rows of box, each only over its span
-// (the pixels drawn on): the same sums, for the pixels outside the spans
-// are the base map's.
+// scoreSpans is score's sum over box (score_spans), in C, each row only
+// over its span (the pixels drawn on): the same sums as scoreBoxGo's over
+// the whole box, for outside the spans the label map is the base map's.
 func scoreSpans(base, lab []uint8, m *colourModel, w int, box image.Rectangle, spans []rowSpan, mine bool) [3]float64 {
 	if box.Empty() {
 		return [3]float64{}
