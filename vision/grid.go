@@ -583,20 +583,26 @@ func (r *Reader) ridgeShareSlow(img grayImg, hh homography, offset float64, line
 					p, q = hh.apply(pt{c, t}), hh.apply(pt{c + 0.1, t})
 				}
 				tot++
-				dx, dy := q.X-p.X, q.Y-p.Y
-				l := math.Sqrt(dx*dx + dy*dy)
-				if l == 0 {
-					continue
-				}
-				s := math.Max(2, 0.4*l) / l
-				dx, dy = dx*s, dy*s
-				if isRidge(img, p, dx, dy) {
+				if ridgeAcross(img, p, q) {
 					hit++
 				}
 			}
 		}
 	}
 	return float64(hit) / float64(tot)
+}
+
+// ridgeAcross tests for a divider at p across the line through p and q
+// (q a tenth of a pitch away across it), sampled 2 pixels or 4 % of a
+// pitch to each side.
+func ridgeAcross(img grayImg, p, q pt) bool {
+	dx, dy := q.X-p.X, q.Y-p.Y
+	l := math.Sqrt(dx*dx + dy*dy)
+	if l == 0 {
+		return false
+	}
+	s := math.Max(2, 0.4*l) / l
+	return isRidge(img, p, dx*s, dy*s)
 }
 
 // isRidge tests for a thin ridge or groove at p, allowing a pixel of slack

@@ -1,7 +1,5 @@
 package vision
 
-import "math"
-
 // A Santorini board's grid ends at its frame; tiles, squared paper and a
 // tiled table run on past any 5x5 window of their lines. Read as boards,
 // such photos gave empty or half-built boards at full grid confidence (of
@@ -63,15 +61,9 @@ func (r *Reader) sidesRunOn(hs homography) (int, [4]float64) {
 					if p.X < 3 || p.Y < 3 || p.X > float64(img.w-4) || p.Y > float64(img.h-4) {
 						continue
 					}
-					dx, dy := q.X-p.X, q.Y-p.Y
-					l := math.Sqrt(dx*dx + dy*dy)
-					if l == 0 {
-						continue
-					}
-					s := math.Max(2, 0.4*l) / l // as ridgeShare samples across
 					sd := 2*fam + side
 					shown[sd]++
-					if isRidge(img, p, dx*s, dy*s) {
+					if ridgeAcross(img, p, q) {
 						hit[sd]++
 					}
 				}
