@@ -228,12 +228,13 @@ type cellsKept struct {
 	res           Result
 	agree, cover  [25][2]float64
 	cam           camera
+	hyp           [25]int
 	netIn, lookIn []float32
 }
 
 // keep sets aside res and c's state.
 func (k *cellsKept) keep(c *cellCtx, res *Result) {
-	k.res, k.agree, k.cover, k.cam = *res, c.agree, c.cover, c.cam
+	k.res, k.agree, k.cover, k.cam, k.hyp = *res, c.agree, c.cover, c.cam, c.hyp
 	k.netIn = append(k.netIn[:0], c.netIn...)
 	k.lookIn = append(k.lookIn[:0], c.lookIn...)
 }
@@ -244,6 +245,15 @@ func (k *cellsKept) restore(c *cellCtx, res *Result) {
 	c.agree, c.cover, c.cam = k.agree, k.cover, k.cam
 	c.netIn = append(c.netIn[:0], k.netIn...)
 	c.lookIn = append(c.lookIn[:0], k.lookIn...)
+}
+
+// restoreAll is restore that also puts back the hypotheses read and their
+// outlines for the kept pose, as after the reading itself: what follows a
+// reading (shownPlaces) draws them.
+func (k *cellsKept) restoreAll(c *cellCtx, res *Result) {
+	k.restore(c, res)
+	c.hyp = k.hyp
+	c.prepare()
 }
 
 // noBlockMargin is how much surer (mean confidence over the cells) a

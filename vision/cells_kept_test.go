@@ -1,8 +1,12 @@
 package vision
 
 import (
+	"image"
+	"math/rand"
 	"reflect"
 	"testing"
+
+	"companion/sim"
 )
 
 // TestCellsKept: a reading set aside and put back is the reading as it
@@ -40,5 +44,46 @@ func TestCellsKept(t *testing.T) {
 	}
 	if c.agree != wantC.agree || c.cover != wantC.cover || c.cam != wantC.cam {
 		t.Errorf("state restored agree %v cover %v cam %+v, want %v %v %+v", c.agree[3], c.cover[7], c.cam, wantC.agree[3], wantC.cover[7], wantC.cam)
+	}
+}
+
+// TestCellsKeptRestoresAll: on a real frame, a reading put back with
+// restoreAll after another grid's cells were read is the first reading
+// again, down to the hypotheses drawn (which shownPlaces reads after it):
+// what reading the first grid again would give, without its cost.
+func TestCellsKeptRestoresAll(t *testing.T) {
+	r := NewReader()
+	defer r.Close()
+	m, truth := simFrame(t, 5001)
+	defer m.Close()
+	_, scale, err := r.prepare(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _ := homographyFromCorners(truth.Corners)
+	other, _ := homographyFromCorners(sim.Nudge(truth.Corners, 0.3, rand.New(rand.NewSource(1))))
+	drawn := func() []uint8 {
+		c := &r.cc
+		c.draw(image.Rect(0, 0, c.w, c.h), -1, 0)
+		return append([]uint8(nil), c.lab...)
+	}
+	var want, res Result
+	r.readCells(scaleHomography(first, scale), &want)
+	wantLab, wantHyp, wantCam := drawn(), r.cc.hyp, r.cc.cam
+	res = want
+	r.keptFirst.keep(&r.cc, &res)
+	r.readCells(scaleHomography(other, scale), &res)
+	if res == want {
+		t.Fatal("the other grid read the same: the test shows nothing")
+	}
+	r.keptFirst.restoreAll(&r.cc, &res)
+	if res != want {
+		t.Errorf("result restored differs from the first reading")
+	}
+	if r.cc.hyp != wantHyp || r.cc.cam != wantCam {
+		t.Errorf("hypotheses or pose restored differ: %v against %v", r.cc.hyp, wantHyp)
+	}
+	if !reflect.DeepEqual(drawn(), wantLab) {
+		t.Errorf("the hypotheses drawn after restoreAll differ from the first reading's")
 	}
 }

@@ -85,10 +85,10 @@ type Reader struct {
 	blurPx pixels    // blurred's pixels (gridVerifier)
 	view   []float32 // gridView's scratch
 	netIn  []float32 // the grid network's input and scratch
-	// keptColour and keptGrid hold a reading of the cells while another
-	// is tried: readCells's without a block colour, readOnCorners's on
-	// the reported corners.
-	keptColour, keptGrid cellsKept
+	// keptColour, keptGrid and keptFirst hold a reading of the cells while
+	// another is tried: readCells's without a block colour, readOnCorners's
+	// on the reported corners, pickByCells's on the grid first chosen.
+	keptColour, keptGrid, keptFirst cellsKept
 	// ranked are a crowded frame's grids as findGrid ranked them (empty
 	// when the frame is not crowded), rankChosen the one it chose.
 	ranked     []rankedGrid
@@ -213,18 +213,21 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 		return res, err
 	}
 	if corners == nil && near == nil {
+		// The grids pickByCells tries overwrite the cells' reading: this
+		// one is set aside and put back rather than read again (about 25
+		// ms). Reading it again gave the same cells and confidences on
+		// 17000-17499 to the last printed digit.
+		r.keptFirst.keep(&r.cc, &res)
 		if g, tried, ok := r.pickByCells(meanConf(res.Confidence[:]), scale); ok {
 			unsure := r.gridUnsure
 			if h2, _, conf2, found := r.settleGrid(g, scale, src.Cols(), src.Rows()); found && onGrid(h2) == nil {
 				h, gridConf = h2, conf2
 			} else {
 				r.gridUnsure = unsure
-				_ = onGrid(h)
+				r.keptFirst.restoreAll(&r.cc, &res)
 			}
 		} else if tried {
-			// The cells of the grids tried were read since: read this
-			// grid's again, for what follows depends on their reading.
-			_ = onGrid(h)
+			r.keptFirst.restoreAll(&r.cc, &res)
 		}
 	}
 	if corners == nil {
