@@ -149,3 +149,43 @@ func TestReadNoBoard(t *testing.T) {
 		})
 	}
 }
+
+// FuzzDecodeBytes: whatever bytes arrive as a photo (a corrupt download,
+// a file of another kind, a header that lies about its size), decoding
+// gives a Mat or one of its errors, and a Mat that decodes is read or
+// refused without a panic. A crash inside OpenCV's decoders would end the
+// fuzzing process: that is what this looks for. Run it with
+// `go test -run XXX -fuzz FuzzDecodeBytes ./vision`.
+func FuzzDecodeBytes(f *testing.F) {
+	small := texture(96, 64, 3)
+	var j, p bytes.Buffer
+	if err := jpeg.Encode(&j, small, &jpeg.Options{Quality: 70}); err != nil {
+		f.Fatal(err)
+	}
+	if err := png.Encode(&p, small); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(j.Bytes())
+	f.Add(p.Bytes())
+	f.Add(j.Bytes()[:len(j.Bytes())/2])
+	f.Add([]byte("\x89PNG\r\n\x1a\n"))
+	f.Add([]byte{0xff, 0xd8, 0xff, 0xd9})
+	r := NewReader()
+	f.Cleanup(func() { r.Close() })
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := DecodeBytes(data)
+		defer m.Close()
+		if err != nil {
+			if m.Empty() {
+				return
+			}
+			t.Fatalf("DecodeBytes gave an error (%v) and a Mat of %dx%d", err, m.Cols(), m.Rows())
+		}
+		if m.Empty() || m.Type() != 16 { // CV_8UC3
+			t.Fatalf("DecodeBytes gave no error and a Mat of type %v, %dx%d", m.Type(), m.Cols(), m.Rows())
+		}
+		if _, err := r.Read(m); err != nil && !errors.Is(err, ErrNoGrid) && !strings.Contains(err.Error(), "tiny") {
+			t.Logf("read: %v", err)
+		}
+	})
+}

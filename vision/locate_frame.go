@@ -226,7 +226,9 @@ func (r *Reader) frameOutlines() []frameRegion {
 		size int32
 	}
 	var regs []region
-	minSize := int32(segMinShare * float64(s.w*s.h))
+	// Only pieces of segPiece pixels or more get their statistics below:
+	// on a small frame the share alone would let smaller regions through.
+	minSize := max(int32(segMinShare*float64(s.w*s.h)), segPiece)
 	for i := range s.parent {
 		if s.parent[i] == int32(i) && s.size[i] >= minSize {
 			regs = append(regs, region{int32(i), s.size[i]})
