@@ -767,6 +767,43 @@ type edgeSample struct {
 	s      float32
 }
 
+// maxOutlineEdge bounds an outline's edge (pixels) that edgeSamples
+// samples: no board's piece is drawn that large in a frame.
+const maxOutlineEdge = 1e6
+
+// sampleRange gives the samples q in [qa, qb) of m along a-b (at
+// t = (q+0.5)/m) that may lie within margin pixels of the w x h frame,
+// and false when none can: the segment clipped to the frame grown by
+// margin (Liang-Barsky), widened by a sample each way.
+func sampleRange(a, b pt, m int, w, h, margin float64) (qa, qb int, in bool) {
+	t0, t1 := 0.0, 1.0
+	dx, dy := b.X-a.X, b.Y-a.Y
+	for _, c := range [4][2]float64{
+		{-dx, a.X + margin}, {dx, w + margin - a.X},
+		{-dy, a.Y + margin}, {dy, h + margin - a.Y},
+	} {
+		p, q := c[0], c[1]
+		if p == 0 {
+			if q < 0 {
+				return 0, 0, false
+			}
+			continue
+		}
+		r := q / p
+		if p < 0 {
+			t0 = math.Max(t0, r)
+		} else {
+			t1 = math.Min(t1, r)
+		}
+	}
+	if t0 > t1 {
+		return 0, 0, false
+	}
+	qa = max(0, int(math.Floor(t0*float64(m)-0.5))-1)
+	qb = min(m, int(math.Ceil(t1*float64(m)-0.5))+2)
+	return qa, qb, qa < qb
+}
+
 // edgeSamples samples outline p: each sample's place, the pixels on its two
 // sides, and its score from the grey image's contrast across the outline.
 func (c *cellCtx) edgeSamples(p poly, out []edgeSample) []edgeSample {
@@ -783,9 +820,19 @@ func (c *cellCtx) edgeSamples(p poly, out []edgeSample) []edgeSample {
 		if l < 1 {
 			continue
 		}
+		if l > maxOutlineEdge {
+			continue
+		}
 		nx, ny := -dy/l, dx/l
 		m := int(l / edgeStep)
-		for q := 0; q < m; q++ {
+		// Only the samples near the frame can have their profile inside
+		// it: an outline drawn for corners far off the frame (given by
+		// hand) would otherwise be walked for seconds.
+		qa, qb, in := sampleRange(a, b, m, float64(g.w), float64(g.h), edgeReach+2)
+		if !in {
+			continue
+		}
+		for q := qa; q < qb; q++ {
 			t := (float64(q) + 0.5) / float64(m)
 			x, y := a.X+t*dx, a.Y+t*dy
 			// Contrast: the largest grey difference across 2 pixels

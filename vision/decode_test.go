@@ -13,6 +13,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"companion/sim"
 )
 
 func writeFile(t *testing.T, name string, data []byte) string {
@@ -165,6 +167,16 @@ func FuzzDecodeBytes(f *testing.F) {
 	if err := png.Encode(&p, small); err != nil {
 		f.Fatal(err)
 	}
+	// A board, small, so that mutations reach the grid search and the
+	// cell reading too.
+	sc := sim.RandomScene(5003)
+	sc.Width, sc.Height = 320, 180
+	board, _ := sim.Render(sc)
+	var bj bytes.Buffer
+	if err := jpeg.Encode(&bj, board, &jpeg.Options{Quality: 80}); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(bj.Bytes())
 	f.Add(j.Bytes())
 	f.Add(p.Bytes())
 	f.Add(j.Bytes()[:len(j.Bytes())/2])

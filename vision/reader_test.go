@@ -3,6 +3,7 @@ package vision
 import (
 	"image"
 	"image/color"
+	"math"
 	"strings"
 	"testing"
 
@@ -68,4 +69,32 @@ func TestReadGreyAndBGRA(t *testing.T) {
 			t.Errorf("%s: corner A1 at %.1f, want 440", name, res.Corners[0][0])
 		}
 	}
+}
+
+// FuzzReadWithCorners: any corners at all given with --corners (off the
+// frame, folded, huge, tiny, not numbers) give a reading or one error,
+// never a panic, and a reading's confidences are probabilities.
+func FuzzReadWithCorners(f *testing.F) {
+	m, truth := simFrame(f, 20100)
+	defer m.Close()
+	c := truth.Corners
+	f.Add(c[0][0], c[0][1], c[1][0], c[1][1], c[2][0], c[2][1], c[3][0], c[3][1])
+	f.Add(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+	f.Add(-5e4, -5e4, 5e4, -5e4, 5e4, 5e4, -5e4, 5e4)
+	f.Add(10.0, 10.0, 11.0, 10.0, 11.0, 11.0, 10.0, 11.0)
+	f.Add(1e300, -1e300, 5.0, 5.0, -3.0, 7.0, 1e-300, 2.0)
+	f.Add(math.NaN(), 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0)
+	r := NewReader()
+	defer r.Close()
+	f.Fuzz(func(t *testing.T, x1, y1, x2, y2, x3, y3, x4, y4 float64) {
+		res, err := r.ReadWithCorners(m, [4][2]float64{{x1, y1}, {x2, y2}, {x3, y3}, {x4, y4}})
+		if err != nil {
+			return
+		}
+		for _, v := range res.Confidence {
+			if !(v >= 0 && v <= 1) {
+				t.Fatalf("confidence %v", res.Confidence)
+			}
+		}
+	})
 }

@@ -1,0 +1,52 @@
+package vision
+
+import (
+	"math/rand"
+	"testing"
+)
+
+// TestSampleRange: every sample along a segment that lies within the
+// margin of the frame is in the range sampleRange gives, whatever the
+// segment (inside, crossing, far off, along an edge, a point), and the
+// range of a segment far from the frame is empty.
+func TestSampleRange(t *testing.T) {
+	const w, h, margin = 64.0, 48.0, 4.0
+	rng := rand.New(rand.NewSource(1))
+	coord := func() float64 {
+		switch rng.Intn(4) {
+		case 0:
+			return rng.Float64()*200 - 70
+		case 1:
+			return rng.Float64()*2e5 - 1e5
+		case 2:
+			return -margin
+		}
+		return rng.Float64() * 64
+	}
+	near := 0
+	for n := 0; n < 20000; n++ {
+		a, b := pt{coord(), coord()}, pt{coord(), coord()}
+		if n%50 == 0 {
+			b = a
+		}
+		m := 1 + rng.Intn(400)
+		qa, qb, in := sampleRange(a, b, m, w, h, margin)
+		for q := 0; q < m; q++ {
+			s := (float64(q) + 0.5) / float64(m)
+			x, y := a.X+s*(b.X-a.X), a.Y+s*(b.Y-a.Y)
+			if x < -margin || y < -margin || x > w+margin || y > h+margin {
+				continue
+			}
+			near++
+			if !in || q < qa || q >= qb {
+				t.Fatalf("segment %v-%v, %d samples: sample %d at (%.2f, %.2f) is near the frame but outside [%d, %d) (in %v)", a, b, m, q, x, y, qa, qb, in)
+			}
+		}
+	}
+	if near == 0 {
+		t.Fatal("no sample fell near the frame: the test shows nothing")
+	}
+	if _, _, in := sampleRange(pt{1e4, 1e4}, pt{2e4, 3e4}, 100, w, h, margin); in {
+		t.Error("a segment far off the frame has samples to walk")
+	}
+}
