@@ -185,13 +185,10 @@ func (r *Reader) countLabels(img gocv.Mat, corners [4][2]float64, truth observat
 	if err != nil {
 		return err
 	}
-	h, ok := homographyFromCorners(corners)
-	if !ok {
-		return fmt.Errorf("vision: the given corners do not form a convex quadrilateral")
+	if err := checkGivenCorners(corners, img.Cols(), img.Rows()); err != nil {
+		return err
 	}
-	if !plausibleGrid(corners, img.Cols(), img.Rows()) {
-		return fmt.Errorf("vision: the given corners are not a grid in the frame (too small, mostly outside, or not in the order A1, A5, E5, E1)")
-	}
+	h, _ := homographyFromCorners(corners)
 	hs := scaleHomography(h, scale)
 	c := &r.cc
 	all := c.setup(hs, r.px.w, r.px.h)

@@ -177,11 +177,10 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 	var h homography
 	gridConf := 1.0
 	if corners != nil {
-		var ok bool
-		h, ok = homographyFromCorners(*corners)
-		if !ok {
-			return res, fmt.Errorf("vision: the given corners do not form a convex quadrilateral")
+		if err := checkGivenCorners(*corners, img.Cols(), img.Rows()); err != nil {
+			return res, err
 		}
+		h, _ = homographyFromCorners(*corners)
 	} else {
 		var found bool
 		if near != nil {
@@ -486,6 +485,35 @@ func viewElevation(c [4][2]float64, w, h int) float64 {
 	return cam.elevation()
 }
 
+// checkGivenCorners says what is wrong with corners given by hand
+// (--corners, a calibration's) for a w x h frame, if anything: read as
+// they stand, corners in another photo's pixels, mirrored or far too small
+// gave a confident reading of nothing (corners far off the frame read every
+// cell a dome, none marked unsure). The limits are plausibleGrid's.
+func checkGivenCorners(c [4][2]float64, w, h int) error {
+	const order = "A1 (top left), A5 (top right), E5 (bottom right), E1 (bottom left)"
+	if _, ok := homographyFromCorners(c); !ok {
+		return fmt.Errorf("vision: the given corners do not form a convex quadrilateral: give them as %s", order)
+	}
+	q := []pt{{c[0][0], c[0][1]}, {c[1][0], c[1][1]}, {c[2][0], c[2][1]}, {c[3][0], c[3][1]}}
+	if z := (q[1].X-q[0].X)*(q[2].Y-q[1].Y) - (q[1].Y-q[0].Y)*(q[2].X-q[1].X); z <= 0 {
+		return fmt.Errorf("vision: the given corners run anticlockwise, which would read the board mirrored: give them as %s", order)
+	}
+	m := 0.1 * float64(h)
+	for k, p := range q {
+		if p.X < -m || p.Y < -m || p.X > float64(w)+m || p.Y > float64(h)+m {
+			return fmt.Errorf("vision: the given corner %s (%.0f, %.0f) is outside the %dx%d photo: give the corners in this photo's pixels", [4]string{"A1", "A5", "E5", "E1"}[k], p.X, p.Y, w, h)
+		}
+	}
+	if !plausibleGrid(c, w, h) {
+		return fmt.Errorf("vision: the given corners enclose too little of the %dx%d photo to read 25 cells (at least %.0f%% of it): give the grid's outer corners, %s", w, h, 100*minGridArea, order)
+	}
+	return nil
+}
+
+// minGridArea is the least share of the frame a grid covers.
+const minGridArea = 0.03
+
 // plausibleGrid rejects grids that are tiny, inside out, or mostly outside
 // the frame.
 func plausibleGrid(c [4][2]float64, w, h int) bool {
@@ -504,7 +532,7 @@ func plausibleGrid(c [4][2]float64, w, h int) bool {
 		area += a.X*b.Y - b.X*a.Y
 	}
 	area /= 2
-	if area < 0.03*float64(w*h) {
+	if area < minGridArea*float64(w*h) {
 		return false
 	}
 	m := 0.1 * float64(h)

@@ -19,17 +19,32 @@ func TestReadWithCornersBadCorners(t *testing.T) {
 	tests := []struct {
 		name    string
 		corners [4][2]float64
+		want    string // in the error
 	}{
-		{"crossed", [4][2]float64{{100, 100}, {400, 400}, {400, 100}, {100, 400}}},
-		{"collapsed", [4][2]float64{{100, 100}, {100, 100}, {100, 100}, {100, 100}}},
+		{"crossed", [4][2]float64{{100, 100}, {400, 400}, {400, 100}, {100, 400}}, "convex"},
+		{"collapsed", [4][2]float64{{100, 100}, {100, 100}, {100, 100}, {100, 100}}, "convex"},
+		// Read as they stood, these gave a board of 25 domes, none unsure.
+		{"far off the photo", [4][2]float64{{-5e4, -5e4}, {5e4, -5e4}, {5e4, 5e4}, {-5e4, 5e4}}, "outside the 1280x720 photo"},
+		{"another photo's pixels", [4][2]float64{{600, 300}, {1800, 300}, {1800, 1000}, {600, 1000}}, "A5 (1800, 300) is outside"},
+		{"mirrored", [4][2]float64{{100, 100}, {100, 400}, {400, 400}, {400, 100}}, "anticlockwise"},
+		{"tiny", [4][2]float64{{100, 100}, {130, 100}, {130, 130}, {100, 130}}, "too little"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := r.ReadWithCorners(m, tt.corners)
-			if err == nil || !strings.Contains(err.Error(), "corners") {
-				t.Fatalf("ReadWithCorners(%v) = %v, want an error about the corners", tt.corners, err)
+			if err == nil || !strings.Contains(err.Error(), "corners") || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("ReadWithCorners(%v) = %v, want an error about the corners saying %q", tt.corners, err, tt.want)
 			}
 		})
+	}
+	// At the limits: a grid a little over the frame's edge, or small, is read.
+	for _, c := range [][4][2]float64{
+		{{-60, -60}, {1300, -60}, {1300, 780}, {-60, 780}},
+		{{100, 100}, {280, 100}, {280, 280}, {100, 280}},
+	} {
+		if _, err := r.ReadWithCorners(m, c); err != nil {
+			t.Errorf("ReadWithCorners(%v): %v, want a reading", c, err)
+		}
 	}
 }
 

@@ -178,6 +178,8 @@ func TestReadBadInput(t *testing.T) {
 		{"corners and near", []string{"read", notImage, "--near", "1,2,3,4,5,6,7,8", "--corners", "1,2,3,4,5,6,7,8"}, "use one"},
 		{"no board", []string{"read", tablePNG}, "give its corners with --corners"},
 		{"tiled floor", []string{"read", tilesPNG}, "tiles or squared paper"},
+		{"corners off the photo", []string{"read", tilesPNG, "--corners", "-50000,-50000,50000,-50000,50000,50000,-50000,50000"}, "outside the 640x360 photo"},
+		{"corners mirrored", []string{"read", tilesPNG, "--json", "--corners", "100,100,100,300,300,300,300,100"}, "anticlockwise"},
 		{"blank photo", []string{"read", blankPNG, "--json"}, "blank"},
 		{"render without out", []string{"render", "--seed", "1"}, "out"},
 		{"accuracy n zero", []string{"accuracy", "--n", "0"}, "--n 0"},

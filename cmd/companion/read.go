@@ -106,7 +106,7 @@ the calibration found it (as --near; --corners or --near override it).`,
 // addCornersFlag adds --corners to cmd; the func it returns parses the
 // flag, giving nil when it was not set.
 func addCornersFlag(cmd *cobra.Command) func() (*[4][2]float64, error) {
-	return addGridFlag(cmd, "corners", "grid corners A1,A5,E5,E1 as x1,y1,...,x4,y4 (skips finding the grid)")
+	return addGridFlag(cmd, "corners", "the grid's outer corners in the photo's pixels, A1 (top left), A5, E5, E1 clockwise, as x1,y1,...,x4,y4 (skips finding the grid)")
 }
 
 // addGridFlag adds a flag of eight pixel coordinates named name.
