@@ -499,7 +499,7 @@ func checkGivenCorners(c [4][2]float64, w, h int) error {
 	if z := (q[1].X-q[0].X)*(q[2].Y-q[1].Y) - (q[1].Y-q[0].Y)*(q[2].X-q[1].X); z <= 0 {
 		return fmt.Errorf("vision: the given corners run anticlockwise, which would read the board mirrored: give them as %s", order)
 	}
-	m := 0.1 * float64(h)
+	m := gridMargin * float64(h)
 	for k, p := range q {
 		if p.X < -m || p.Y < -m || p.X > float64(w)+m || p.Y > float64(h)+m {
 			return fmt.Errorf("vision: the given corner %s (%.0f, %.0f) is outside the %dx%d photo: give the corners in this photo's pixels", [4]string{"A1", "A5", "E5", "E1"}[k], p.X, p.Y, w, h)
@@ -511,8 +511,13 @@ func checkGivenCorners(c [4][2]float64, w, h int) error {
 	return nil
 }
 
-// minGridArea is the least share of the frame a grid covers.
-const minGridArea = 0.03
+// minGridArea is the least share of the frame a grid covers; gridMargin
+// how far past the frame's edges (a share of its height) its corners may
+// lie.
+const (
+	minGridArea = 0.03
+	gridMargin  = 0.1
+)
 
 // plausibleGrid rejects grids that are tiny, inside out, or mostly outside
 // the frame.
@@ -535,7 +540,7 @@ func plausibleGrid(c [4][2]float64, w, h int) bool {
 	if area < minGridArea*float64(w*h) {
 		return false
 	}
-	m := 0.1 * float64(h)
+	m := gridMargin * float64(h)
 	for _, p := range q {
 		if p.X < -m || p.Y < -m || p.X > float64(w)+m || p.Y > float64(h)+m {
 			return false
