@@ -36,10 +36,12 @@ const (
 
 // pickByCells chooses among a crowded frame's best-ranked grids
 // (r.ranked) by how surely the cells read on each, when those read on the
-// grid findGrid chose are unsure (mean confidence c0): it gives the grid
-// to read instead and ok. tried says some other grid's cells were read,
-// so the reader's cell state is theirs.
-func (r *Reader) pickByCells(c0, scale float64) (g scoredGrid, tried, ok bool) {
+// grid findGrid chose (first) are unsure: it gives the grid to read
+// instead and ok. tried says some other grid's cells were read, so the
+// reader's cell state is theirs; first's reading was set aside in
+// r.keptFirst before.
+func (r *Reader) pickByCells(first *Result, scale float64) (g scoredGrid, tried, ok bool) {
+	c0 := meanConf(first.Confidence[:])
 	if len(r.ranked) == 0 || c0 >= pickGate {
 		return g, false, false
 	}
@@ -63,6 +65,9 @@ func (r *Reader) pickByCells(c0, scale float64) (g scoredGrid, tried, ok bool) {
 		// 21000-21199 or the hold-out changed.
 		if shown, _ := boardRead(gi, r.ranked[i].ridge); !shown {
 			continue
+		}
+		if !tried {
+			r.keptFirst.keep(&r.cc, first)
 		}
 		r.readCells(scaleHomography(gi.h, scale), &res)
 		tried = true

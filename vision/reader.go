@@ -212,12 +212,11 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 		return res, err
 	}
 	if corners == nil && near == nil {
-		// The grids pickByCells tries overwrite the cells' reading: this
-		// one is set aside and put back rather than read again (about 25
-		// ms). Reading it again gave the same cells and confidences on
-		// 17000-17499 to the last printed digit.
-		r.keptFirst.keep(&r.cc, &res)
-		if g, tried, ok := r.pickByCells(meanConf(res.Confidence[:]), scale); ok {
+		// The grids pickByCells tries overwrite the cells' reading: it
+		// sets this one aside, and it is put back rather than read again
+		// (about 25 ms). Reading it again gave the same cells and
+		// confidences on 17000-17499 to the last printed digit.
+		if g, tried, ok := r.pickByCells(&res, scale); ok {
 			unsure := r.gridUnsure
 			if h2, _, conf2, found := r.settleGrid(g, scale, src.Cols(), src.Rows()); found && onGrid(h2) == nil {
 				h, gridConf = h2, conf2
