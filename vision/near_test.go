@@ -116,20 +116,26 @@ func FuzzReadNear(f *testing.F) {
 	defer r.Close()
 	f.Fuzz(func(t *testing.T, x1, y1, x2, y2, x3, y3, x4, y4 float64) {
 		res, err := r.ReadNear(m, [4][2]float64{{x1, y1}, {x2, y2}, {x3, y3}, {x4, y4}})
-		if err != nil {
-			return
-		}
-		for _, p := range res.Corners {
-			if math.IsNaN(p[0]) || math.IsNaN(p[1]) || math.IsInf(p[0], 0) || math.IsInf(p[1], 0) {
-				t.Fatalf("corners %v", res.Corners)
-			}
-		}
-		for _, v := range res.Confidence {
-			if !(v >= 0 && v <= 1) {
-				t.Fatalf("confidence %v", res.Confidence)
-			}
+		if err == nil {
+			checkReading(t, res)
 		}
 	})
+}
+
+// checkReading fails t when a reading's corners are not numbers or its
+// confidences are not probabilities.
+func checkReading(t *testing.T, res Result) {
+	t.Helper()
+	for _, p := range res.Corners {
+		if math.IsNaN(p[0]) || math.IsNaN(p[1]) || math.IsInf(p[0], 0) || math.IsInf(p[1], 0) {
+			t.Fatalf("corners %v", res.Corners)
+		}
+	}
+	for _, v := range res.Confidence {
+		if !(v >= 0 && v <= 1) {
+			t.Fatalf("confidence %v", res.Confidence)
+		}
+	}
 }
 
 // TestReadNearKeepsTheRefinedHint: on a crowded board (seed 3, 18 built

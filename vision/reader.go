@@ -491,6 +491,11 @@ func viewElevation(c [4][2]float64, w, h int) float64 {
 // cell a dome, none marked unsure). The limits are plausibleGrid's.
 func checkGivenCorners(c [4][2]float64, w, h int) error {
 	const order = "A1 (top left), A5 (top right), E5 (bottom right), E1 (bottom left)"
+	for _, p := range c {
+		if math.IsNaN(p[0]) || math.IsNaN(p[1]) || math.IsInf(p[0], 0) || math.IsInf(p[1], 0) {
+			return fmt.Errorf("vision: the given corners %v are not all numbers: give them as %s in pixels", c, order)
+		}
+	}
 	if _, ok := homographyFromCorners(c); !ok {
 		return fmt.Errorf("vision: the given corners do not form a convex quadrilateral: give them as %s", order)
 	}
