@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"companion/sim"
+
+	"gocv.io/x/gocv"
 )
 
 // TestReadNear: from hints a little off the true grid (a camera that
@@ -105,17 +107,32 @@ func TestReadNearForgetsTheLastFrame(t *testing.T) {
 // gives a reading or an error, never a panic, and never corners that are
 // not numbers.
 func FuzzReadNear(f *testing.F) {
+	fuzzCorners(f, (*Reader).ReadNear, func(c [4][2]float64) [][8]float64 {
+		// The truth's corners in another order.
+		return [][8]float64{{c[2][0], c[2][1], c[1][0], c[1][1], c[0][0], c[0][1], c[3][0], c[3][1]}}
+	})
+}
+
+// fuzzCorners fuzzes read (ReadNear, ReadWithCorners) on one frame with
+// any corners at all: seeded with the frame's true corners, all zeros,
+// absurd magnitudes and what more gives (from the true corners); every
+// reading must pass checkReading.
+func fuzzCorners(f *testing.F, read func(*Reader, gocv.Mat, [4][2]float64) (Result, error), more func([4][2]float64) [][8]float64) {
 	m, truth := simFrame(f, 20100)
 	defer m.Close()
 	c := truth.Corners
-	f.Add(c[0][0], c[0][1], c[1][0], c[1][1], c[2][0], c[2][1], c[3][0], c[3][1])
-	f.Add(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
-	f.Add(1e300, -1e300, 5.0, 5.0, -3.0, 7.0, 1e-300, 2.0)
-	f.Add(c[2][0], c[2][1], c[1][0], c[1][1], c[0][0], c[0][1], c[3][0], c[3][1])
+	seeds := [][8]float64{
+		{c[0][0], c[0][1], c[1][0], c[1][1], c[2][0], c[2][1], c[3][0], c[3][1]},
+		{},
+		{1e300, -1e300, 5.0, 5.0, -3.0, 7.0, 1e-300, 2.0},
+	}
+	for _, s := range append(seeds, more(c)...) {
+		f.Add(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7])
+	}
 	r := NewReader()
 	defer r.Close()
 	f.Fuzz(func(t *testing.T, x1, y1, x2, y2, x3, y3, x4, y4 float64) {
-		res, err := r.ReadNear(m, [4][2]float64{{x1, y1}, {x2, y2}, {x3, y3}, {x4, y4}})
+		res, err := read(r, m, [4][2]float64{{x1, y1}, {x2, y2}, {x3, y3}, {x4, y4}})
 		if err == nil {
 			checkReading(t, res)
 		}

@@ -94,21 +94,11 @@ func TestReadGreyAndBGRA(t *testing.T) {
 // never a panic, and a reading's corners are numbers and its confidences
 // probabilities.
 func FuzzReadWithCorners(f *testing.F) {
-	m, truth := simFrame(f, 20100)
-	defer m.Close()
-	c := truth.Corners
-	f.Add(c[0][0], c[0][1], c[1][0], c[1][1], c[2][0], c[2][1], c[3][0], c[3][1])
-	f.Add(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
-	f.Add(-5e4, -5e4, 5e4, -5e4, 5e4, 5e4, -5e4, 5e4)
-	f.Add(10.0, 10.0, 11.0, 10.0, 11.0, 11.0, 10.0, 11.0)
-	f.Add(1e300, -1e300, 5.0, 5.0, -3.0, 7.0, 1e-300, 2.0)
-	f.Add(math.NaN(), 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0)
-	r := NewReader()
-	defer r.Close()
-	f.Fuzz(func(t *testing.T, x1, y1, x2, y2, x3, y3, x4, y4 float64) {
-		res, err := r.ReadWithCorners(m, [4][2]float64{{x1, y1}, {x2, y2}, {x3, y3}, {x4, y4}})
-		if err == nil {
-			checkReading(t, res)
+	fuzzCorners(f, (*Reader).ReadWithCorners, func([4][2]float64) [][8]float64 {
+		return [][8]float64{
+			{-5e4, -5e4, 5e4, -5e4, 5e4, 5e4, -5e4, 5e4},
+			{10, 10, 11, 10, 11, 11, 10, 11},
+			{math.NaN(), 0, 1, 0, 1, 1, 0, 1},
 		}
 	})
 }
