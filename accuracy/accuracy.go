@@ -92,6 +92,9 @@ type Sample struct {
 	// Hidden marks the cells whose top or pawn the camera mostly cannot
 	// see, nearer pieces standing in the way (sim.Sight).
 	Hidden [25]bool
+	// Unseen marks the cells whose pawn the camera cannot see at all
+	// (sim.CellSight.Figure 0): no reader can know it is there.
+	Unseen [25]bool
 }
 
 // WorstCorner is the sample's worst corner error, in pitches.
@@ -132,6 +135,9 @@ type Report struct {
 	// a confidence of sureConf or more (TABLE.md: a cell that cannot be
 	// seen is never guessed with high confidence), and of those wrong.
 	Hidden, HiddenRight, HiddenSure, HiddenSureWrong int
+	// Unseen counts the pawns no point of which is in sight
+	// (Sample.Unseen) on all boards, UnseenBoards the boards with one.
+	Unseen, UnseenBoards int
 	// Sure counts the cells read at sureConf or more, SureWrong those of
 	// them wrong.
 	Sure, SureWrong int
@@ -269,6 +275,7 @@ func measure(rd rendered, reader Reader) Sample {
 	s := Sample{Seed: rd.seed, Elevation: t.Elevation, Azimuth: t.Azimuth, Lighting: t.Lighting, Truth: t.Board}
 	for i, c := range sim.Sight(sim.RandomScene(rd.seed)) {
 		s.Hidden[i] = c.Hidden()
+		s.Unseen[i] = c.Figure == 0
 	}
 	for i := 0; i < 4; i++ {
 		a, b := t.Corners[i], t.Corners[(i+1)%4]
@@ -396,6 +403,16 @@ func (rep *Report) summarise() {
 			lights[s.Lighting] = &Group{Name: "lighting " + s.Lighting}
 		}
 		lights[s.Lighting].add(s)
+		unseen := 0
+		for _, u := range s.Unseen {
+			if u {
+				unseen++
+			}
+		}
+		rep.Unseen += unseen
+		if unseen > 0 {
+			rep.UnseenBoards++
+		}
 		if s.Err == nil {
 			asked, silent := 0, false
 			for i := range s.Truth {
@@ -568,6 +585,10 @@ func (rep Report) WriteText(w io.Writer) {
 		rep.All.Seen, rep.All.Boards*25, 100*rep.All.SeenAccuracy(), 100*rep.All.SeenPerfectShare())
 	fmt.Fprintf(w, "hidden cells on the boards read: %d, right %d, read at confidence %.2f or more %d (%d of them wrong)\n",
 		rep.Hidden, rep.HiddenRight, sureConf, rep.HiddenSure, rep.HiddenSureWrong)
+	// A pawn wholly out of sight cannot be read by anyone: the targets are
+	// judged against what is left.
+	fmt.Fprintf(w, "pawns wholly out of the camera's sight: %d, on %d boards; a reader right on every other cell reads at most %.2f%% of cells and %.1f%% of boards perfect\n",
+		rep.Unseen, rep.UnseenBoards, 100*(1-ratio(rep.Unseen, 25*rep.All.Boards)), 100*(1-ratio(rep.UnseenBoards, rep.All.Boards)))
 	read := 0
 	for _, h := range rep.ConfHist {
 		read += h[0] + h[1]

@@ -2,6 +2,7 @@ package accuracy
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"companion/observation"
@@ -95,5 +96,29 @@ func TestSummariseHidden(t *testing.T) {
 	}
 	if rep.Hidden != 4 || rep.HiddenRight != 3 || rep.HiddenSure != 4 || rep.HiddenSureWrong != 1 {
 		t.Errorf("hidden %d right %d sure %d sure wrong %d: want 4, 3, 4, 1", rep.Hidden, rep.HiddenRight, rep.HiddenSure, rep.HiddenSureWrong)
+	}
+}
+
+// TestReportUnseen: pawns wholly out of sight are counted on every board,
+// read or not, and the report gives the most a reader could read.
+func TestReportUnseen(t *testing.T) {
+	truth := boardWith(5)
+	var one, two [25]bool
+	one[3] = true
+	two[3], two[9] = true, true
+	rep := Report{Samples: []Sample{
+		{Truth: truth, Read: truth, Unseen: one},
+		{Truth: truth, Err: errors.New("no grid"), Wrong: 25, Unseen: two},
+		{Truth: truth, Read: truth},
+		{Truth: truth, Read: truth},
+	}}
+	rep.summarise()
+	if rep.Unseen != 3 || rep.UnseenBoards != 2 {
+		t.Errorf("unseen pawns %d on %d boards: want 3 on 2", rep.Unseen, rep.UnseenBoards)
+	}
+	var out strings.Builder
+	rep.WriteText(&out)
+	if want := "pawns wholly out of the camera's sight: 3, on 2 boards; a reader right on every other cell reads at most 97.00% of cells and 50.0% of boards perfect"; !strings.Contains(out.String(), want) {
+		t.Errorf("report lacks %q:\n%s", want, out.String())
 	}
 }

@@ -15,6 +15,11 @@ import (
 type CellSight struct {
 	Top  float64
 	Pawn float64 // -1 when the cell has no pawn
+	// Figure is the share of points over the whole pawn, up its axis from
+	// near the foot to the crown and round its head, that the camera
+	// sees (-1 when the cell has no pawn). At 0 nothing of the pawn is in
+	// sight: no reader can know it is there.
+	Figure float64
 }
 
 // Hidden reports whether most of what tells the cell's reading (its top,
@@ -77,7 +82,7 @@ func (w *world) cellSight(tr *tracer, i int, sq observation.Square) CellSight {
 			}
 		}
 	}
-	out := CellSight{Top: w.seenShare(tr, i, pts), Pawn: -1}
+	out := CellSight{Top: w.seenShare(tr, i, pts), Pawn: -1, Figure: -1}
 	if sq.Occupant != observation.Empty && sq.Level < 4 {
 		f := feet[len(feet)-1].fr.o
 		pts = pts[:0]
@@ -85,6 +90,16 @@ func (w *world) cellSight(tr *tracer, i int, sq observation.Square) CellSight {
 			pts = append(pts, vec3{f.x, f.y, f.z + k*pc.PawnHeight})
 		}
 		out.Pawn = w.seenShare(tr, i, pts)
+		// The head (a ball about 0.85 of the height up, 0.12 of it
+		// across; addPawn) rises above the axis points and can show alone.
+		for k := 0.1; k < 0.975; k += 0.05 {
+			pts = append(pts, vec3{f.x, f.y, f.z + k*pc.PawnHeight})
+		}
+		r, hz := 0.11*pc.PawnHeight, f.z+0.85*pc.PawnHeight
+		for _, d := range [][3]float64{{r, 0, 0}, {-r, 0, 0}, {0, r, 0}, {0, -r, 0}, {0, 0, r}} {
+			pts = append(pts, vec3{f.x + d[0], f.y + d[1], hz + d[2]})
+		}
+		out.Figure = w.seenShare(tr, i, pts)
 	}
 	return out
 }

@@ -14,9 +14,10 @@ func TestSight(t *testing.T) {
 		name      string
 		elevation float64
 		hidden    bool
+		figure    bool // some of the pawn in sight
 	}{
-		{"low camera", 45, true},
-		{"top-down", 90, false},
+		{"low camera", 45, true, false},
+		{"top-down", 90, false, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -30,8 +31,11 @@ func TestSight(t *testing.T) {
 			if h := got[7].Hidden(); h != tc.hidden {
 				t.Errorf("B3 hidden %v, want %v (sight %+v)", h, tc.hidden, got[7])
 			}
-			if got[7].Pawn < 0 || got[12].Pawn != -1 {
-				t.Errorf("pawn shares B3 %v C3 %v: want a share and -1", got[7].Pawn, got[12].Pawn)
+			if got[7].Pawn < 0 || got[12].Pawn != -1 || got[12].Figure != -1 {
+				t.Errorf("pawn shares B3 %+v C3 %+v: want shares and -1", got[7], got[12])
+			}
+			if f := got[7].Figure > 0; f != tc.figure {
+				t.Errorf("B3's pawn in sight %v, want %v (sight %+v)", f, tc.figure, got[7])
 			}
 			if tc.elevation == 90 {
 				for _, i := range []int{0, 4, 20, 24} {
