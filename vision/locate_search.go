@@ -290,6 +290,7 @@ func (r *Reader) findGrid(scale float64, w, h int) (scoredGrid, bool) {
 	if hm, ok := homographyFromCorners(c); ok && plausibleGrid(c, w, h) {
 		g.h = hm
 	}
+	r.rankMean = g.h
 	return g, true
 }
 

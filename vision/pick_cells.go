@@ -39,14 +39,15 @@ const (
 // grid findGrid chose (first) are unsure: it gives the grid to read
 // instead and ok. tried says some other grid's cells were read, so the
 // reader's cell state is theirs; first's reading was set aside in
-// r.keptFirst before.
-func (r *Reader) pickByCells(first *Result, scale float64) (g scoredGrid, tried, ok bool) {
+// r.keptFirst before. choice says the grid given is findGrid's choice
+// itself, of which first was read on the mean (rankMean).
+func (r *Reader) pickByCells(first *Result, scale float64) (g scoredGrid, tried, ok, choice bool) {
 	c0 := meanConf(first.Confidence[:])
 	if len(r.ranked) == 0 || c0 >= pickGate {
-		return g, false, false
+		return g, false, false, false
 	}
 	chosen := r.rankChosen
-	best, bestV := chosen, c0+pickScoreWeight*r.ranked[chosen].s
+	best, bestV := -1, c0+pickScoreWeight*r.ranked[chosen].s
 	var seen []homography
 	var res Result
 	for i := 0; i < len(r.ranked) && i < pickScan && len(seen) < pickGrids; i++ {
@@ -55,7 +56,11 @@ func (r *Reader) pickByCells(first *Result, scale float64) (g scoredGrid, tried,
 			continue
 		}
 		seen = append(seen, gi.h)
-		if i == chosen {
+		// findGrid gave the mean of the grids about its choice: where
+		// that is another grid, the choice itself is compared too
+		// (17130: chosen 0.17 pitch off and every cell read right, the
+		// mean 0.35 off and unsure).
+		if i == chosen && sameGridTol(r.rankMean, gi.h, 0.1) {
 			continue
 		}
 		// Any grid settleGrid would read may be picked, its ridges clear
@@ -75,13 +80,13 @@ func (r *Reader) pickByCells(first *Result, scale float64) (g scoredGrid, tried,
 			best, bestV = i, v
 		}
 	}
-	if best == chosen {
-		return g, tried, false
+	if best < 0 {
+		return g, tried, false, false
 	}
 	// The grid picked is read as it stands: the mean of the grids near
 	// it, as findGrid takes for its own choice, leans to those ranked
 	// above it, which its cells have just outread.
-	return r.ranked[best].g, tried, true
+	return r.ranked[best].g, tried, true, best == chosen
 }
 
 // sameAsAny reports whether grid h is within a tenth of a pitch of one of

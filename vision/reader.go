@@ -93,6 +93,9 @@ type Reader struct {
 	// when the frame is not crowded), rankChosen the one it chose.
 	ranked     []rankedGrid
 	rankChosen int
+	// rankMean is the grid findGrid gave for a crowded frame: the mean of
+	// the grids ranked about its choice (consensusCorners).
+	rankMean homography
 	// sparseObs are refineSparse's divider points.
 	sparseObs []sparseObs
 	rawLines  []float32
@@ -211,15 +214,25 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 	if err := onGrid(h); err != nil {
 		return res, err
 	}
+	// first is the grid first read, should findGrid's own choice, which
+	// pickByCells may pick over it, be refused after.
+	var first struct {
+		h      homography
+		conf   float64
+		unsure bool
+	}
+	pickedChoice := false
 	if corners == nil && near == nil {
 		// The grids pickByCells tries overwrite the cells' reading: it
 		// sets this one aside, and it is put back rather than read again
 		// (about 25 ms). Reading it again gave the same cells and
 		// confidences on 17000-17499 to the last printed digit.
-		if g, tried, ok := r.pickByCells(&res, scale); ok {
+		if g, tried, ok, choice := r.pickByCells(&res, scale); ok {
 			unsure := r.gridUnsure
+			first.h, first.conf, first.unsure = h, gridConf, unsure
 			if h2, _, conf2, found := r.settleGrid(g, scale, src.Cols(), src.Rows()); found && onGrid(h2) == nil {
 				h, gridConf = h2, conf2
+				pickedChoice = choice
 			} else {
 				r.gridUnsure = unsure
 				r.keptFirst.restoreAll(&r.cc, &res)
@@ -229,25 +242,21 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 		}
 	}
 	if corners == nil {
-		// On the grid finally chosen: a first choice off the board has
-		// the board's own dividers running on past it.
-		if n, _ := r.sidesRunOn(scaleHomography(h, scale)); n >= repeatSides {
-			return res, ErrGridRunsOn
+		if err := r.boardChecks(h, scale, src.Cols(), src.Rows(), &res); err != nil {
+			if !pickedChoice {
+				return res, err
+			}
+			// Comparing findGrid's choice with the mean of the grids about
+			// it must not turn a board read into one refused: the mean's
+			// reading is checked instead (21129, 21000-21199). Other grids
+			// picked and refused stay refused: falling back from them read
+			// one more of 400 frames of spare pieces on a table as a board.
+			h, gridConf, r.gridUnsure = first.h, first.conf, first.unsure
+			r.keptFirst.restoreAll(&r.cc, &res)
+			if err := r.boardChecks(h, scale, src.Cols(), src.Rows(), &res); err != nil {
+				return res, err
+			}
 		}
-		if c, ok := r.sparseCorners(h, res.Board, scale, src.Cols(), src.Rows()); ok {
-			res.Corners = c
-			r.readOnCorners(c, scale, &res)
-		}
-	}
-	if corners == nil && viewElevation(res.Corners, src.Cols(), src.Rows()) < minViewElevation {
-		// A square seen from this low is no board on the table the
-		// camera looks down at: the table's own lines or spare pieces.
-		return res, ErrNoGrid
-	}
-	if corners == nil && r.gridUnsure && res.Board.Built() < minBuiltUnsure {
-		// No dividers seen, and the cells not crowded enough to hide
-		// them: pieces lying on a table, not a board.
-		return res, ErrNoGrid
 	}
 	res.GridConfidence = gridConf
 	r.confIn = r.confFeatures(res.Board, res.Confidence, gridConf, corners == nil && r.gridUnsure)
@@ -260,6 +269,33 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 	}
 	res.Millis = float64(time.Since(start).Microseconds()) / 1000
 	return res, nil
+}
+
+// boardChecks are the last checks of a board found on grid h (full
+// resolution, scale to the reduced frame) of a w x hh frame, with its
+// cells read in res: on the way they refit the reported corners and may
+// read the cells again on them. The error says why no board is read.
+func (r *Reader) boardChecks(h homography, scale float64, w, hh int, res *Result) error {
+	// On the grid finally chosen: a first choice off the board has the
+	// board's own dividers running on past it.
+	if n, _ := r.sidesRunOn(scaleHomography(h, scale)); n >= repeatSides {
+		return ErrGridRunsOn
+	}
+	if c, ok := r.sparseCorners(h, res.Board, scale, w, hh); ok {
+		res.Corners = c
+		r.readOnCorners(c, scale, res)
+	}
+	if viewElevation(res.Corners, w, hh) < minViewElevation {
+		// A square seen from this low is no board on the table the
+		// camera looks down at: the table's own lines or spare pieces.
+		return ErrNoGrid
+	}
+	if r.gridUnsure && res.Board.Built() < minBuiltUnsure {
+		// No dividers seen, and the cells not crowded enough to hide
+		// them: pieces lying on a table, not a board.
+		return ErrNoGrid
+	}
+	return nil
 }
 
 // lensRefit gives grid h's corners (full resolution, a w x hh frame)
