@@ -22,24 +22,30 @@ func TestPickByCellsRidgeClear(t *testing.T) {
 	readSeedsNear(t, []int64{17980}, 0.35, 6)
 }
 
-// TestPickByCellsOwnChoice: on 17130 findGrid chose a grid 0.17 pitch off
-// whose cells all read right, but gave the mean of the grids about it,
-// 0.35 off and unsure; pickByCells then moved to a grid 0.76 off (15
-// cells wrong) as long as it did not compare the choice itself.
-func TestPickByCellsOwnChoice(t *testing.T) {
+// TestPickByCellsChoice: findGrid reads the mean of the grids ranked
+// about its choice, and pickByCells compares the choice itself too.
+//   - 17130: the choice is 0.17 pitch off and reads every cell right; the
+//     mean is 0.35 off and unsure. Without the choice compared, a grid
+//     0.76 off was picked (15 cells wrong).
+//   - 21129: the choice is picked, then refused after (too few built
+//     cells for a grid shown unsure); the board must be read on the mean,
+//     as before the choice was compared, not refused.
+func TestPickByCellsChoice(t *testing.T) {
 	if testing.Short() {
-		t.Skip("renders a scene")
+		t.Skip("renders two scenes")
 	}
-	readSeedsNear(t, []int64{17130}, 0.25, 2)
-}
-
-// TestPickRefusedFallsBack: on 21129 pickByCells picks findGrid's own
-// choice over the mean of the grids about it, and the choice is refused
-// after (too few built cells for a grid shown unsure); the board is read
-// on the mean, as before the choice was compared, instead of refused.
-func TestPickRefusedFallsBack(t *testing.T) {
-	if testing.Short() {
-		t.Skip("renders a scene")
+	tests := []struct {
+		name     string
+		seed     int64
+		maxPitch float64
+		maxWrong int
+	}{
+		{"choice read surer than the mean", 17130, 0.25, 2},
+		{"choice refused, mean read", 21129, 0.5, 10},
 	}
-	readSeedsNear(t, []int64{21129}, 0.5, 10)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			readSeedsNear(t, []int64{tc.seed}, tc.maxPitch, tc.maxWrong)
+		})
+	}
 }
