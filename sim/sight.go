@@ -90,8 +90,9 @@ func (w *world) cellSight(tr *tracer, i int, sq observation.Square) CellSight {
 			pts = append(pts, vec3{f.x, f.y, f.z + k*pc.PawnHeight})
 		}
 		out.Pawn = w.seenShare(tr, i, pts)
-		// The head (a ball about 0.85 of the height up, 0.12 of it
-		// across; addPawn) rises above the axis points and can show alone.
+		// The head (a ball of radius about 0.12 of the height, its centre
+		// 0.85 of it up; addPawn) rises above the axis points and can show
+		// alone.
 		for k := 0.1; k < 0.975; k += 0.05 {
 			pts = append(pts, vec3{f.x, f.y, f.z + k*pc.PawnHeight})
 		}
