@@ -228,13 +228,12 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 		// (about 25 ms). Reading it again gave the same cells and
 		// confidences on 17000-17499 to the last printed digit.
 		if g, tried, ok, choice := r.pickByCells(&res, scale); ok {
-			unsure := r.gridUnsure
-			first.h, first.conf, first.unsure = h, gridConf, unsure
+			first.h, first.conf, first.unsure = h, gridConf, r.gridUnsure
 			if h2, _, conf2, found := r.settleGrid(g, scale, src.Cols(), src.Rows()); found && onGrid(h2) == nil {
 				h, gridConf = h2, conf2
 				pickedChoice = choice
 			} else {
-				r.gridUnsure = unsure
+				r.gridUnsure = first.unsure
 				r.keptFirst.restoreAll(&r.cc, &res)
 			}
 		} else if tried {
@@ -536,7 +535,7 @@ func checkGivenCorners(c [4][2]float64, w, h int) error {
 		return fmt.Errorf("vision: the given corners do not form a convex quadrilateral: give them as %s", order)
 	}
 	q := []pt{{c[0][0], c[0][1]}, {c[1][0], c[1][1]}, {c[2][0], c[2][1]}, {c[3][0], c[3][1]}}
-	if z := (q[1].X-q[0].X)*(q[2].Y-q[1].Y) - (q[1].Y-q[0].Y)*(q[2].X-q[1].X); z <= 0 {
+	if !clockwise(q) {
 		return fmt.Errorf("vision: the given corners run anticlockwise, which would read the board mirrored: give them as %s", order)
 	}
 	m := gridMargin * float64(h)
@@ -559,6 +558,13 @@ const (
 	gridMargin  = 0.1
 )
 
+// clockwise reports whether corners q (A1, A5, E5, ...) turn clockwise in
+// image coordinates (y down) from A1 to A5 to E5, as a board seen from
+// above and not mirrored does.
+func clockwise(q []pt) bool {
+	return (q[1].X-q[0].X)*(q[2].Y-q[1].Y)-(q[1].Y-q[0].Y)*(q[2].X-q[1].X) > 0
+}
+
 // plausibleGrid rejects grids that are tiny, inside out, or mostly outside
 // the frame.
 func plausibleGrid(c [4][2]float64, w, h int) bool {
@@ -566,9 +572,7 @@ func plausibleGrid(c [4][2]float64, w, h int) bool {
 	if !convex(q) {
 		return false
 	}
-	// Clockwise in image coordinates (y down): A1 -> A5 -> E5.
-	z := (q[1].X-q[0].X)*(q[2].Y-q[1].Y) - (q[1].Y-q[0].Y)*(q[2].X-q[1].X)
-	if z <= 0 {
+	if !clockwise(q) {
 		return false
 	}
 	var area float64
