@@ -78,9 +78,10 @@ func (r *Reader) locateLines() []homography {
 		return nil
 	}
 	ridgeMap(g, rd, w, h)
-	gocv.HoughLines(r.ridges, &r.lines, 1, math.Pi/180, int(houghVotes*float64(h)))
-	raw0, err := r.lines.DataPtrFloat32()
-	if err != nil {
+	raw0, err := r.hough.lines(r.ridges, int(houghVotes*float64(h)))
+	if err != nil || len(raw0) == 0 {
+		// No divider lines at all: no proposals from lines, even where
+		// step edges would give some (as with OpenCV's transform).
 		return nil
 	}
 	raw := append(r.rawLines[:0], raw0...)
@@ -88,8 +89,7 @@ func (r *Reader) locateLines() []homography {
 	if useEdgeLines {
 		// Also lines of step edges: on crowded boards the blocks' feet run
 		// along the grid lines where the dividers are hidden.
-		gocv.HoughLines(r.stepEdges(), &r.lines, 1, math.Pi/180, int(stepHoughVotes*float64(h)))
-		raw1, err := r.lines.DataPtrFloat32()
+		raw1, err := r.hough.lines(r.stepEdges(), int(stepHoughVotes*float64(h)))
 		if err == nil {
 			edgeRaw = append(edgeRaw, raw1...)
 			// Interleave, so that both kinds reach the cap.

@@ -64,9 +64,9 @@ type Reader struct {
 	colourEdges gocv.Mat
 	colourLines []float32
 	colourReady bool
-	lines       gocv.Mat
-	fullGray    gocv.Mat // full-resolution grey, for refinement
-	blurred     gocv.Mat // reduced BGR frame blurred, for the grids' views
+	hough       houghLines // the Hough transform's tables and scratch
+	fullGray    gocv.Mat   // full-resolution grey, for refinement
+	blurred     gocv.Mat   // reduced BGR frame blurred, for the grids' views
 
 	// edgesReady says edges is the current frame's: prepare clears it, so
 	// that nothing reads the last frame's edges.
@@ -121,7 +121,6 @@ func NewReader() *Reader {
 		ridges:      gocv.NewMat(),
 		edges:       gocv.NewMat(),
 		colourEdges: gocv.NewMat(),
-		lines:       gocv.NewMat(),
 		fullGray:    gocv.NewMat(),
 		blurred:     gocv.NewMat(),
 	}
@@ -132,7 +131,7 @@ func NewReader() *Reader {
 
 // Close releases the Reader's Mats.
 func (r *Reader) Close() error {
-	for _, m := range []*gocv.Mat{&r.bgr, &r.small, &r.gray, &r.ridges, &r.edges, &r.colourEdges, &r.lines, &r.fullGray, &r.blurred} {
+	for _, m := range []*gocv.Mat{&r.bgr, &r.small, &r.gray, &r.ridges, &r.edges, &r.colourEdges, &r.fullGray, &r.blurred} {
 		if err := m.Close(); err != nil {
 			return err
 		}
@@ -426,9 +425,8 @@ func (r *Reader) prepare(img gocv.Mat) (gocv.Mat, float64, error) {
 func (r *Reader) outlineEdges() (gocv.Mat, []float32) {
 	if !r.colourReady {
 		gocv.Canny(r.small, &r.colourEdges, 40, 120)
-		gocv.HoughLines(r.colourEdges, &r.lines, 1, math.Pi/180, int(stepHoughVotes*float64(r.small.Rows())))
 		r.colourLines = r.colourLines[:0]
-		if raw, err := r.lines.DataPtrFloat32(); err == nil {
+		if raw, err := r.hough.lines(r.colourEdges, int(stepHoughVotes*float64(r.small.Rows()))); err == nil {
 			r.colourLines = append(r.colourLines, raw...)
 		}
 		r.colourReady = true
