@@ -35,7 +35,7 @@ static void hough_tables(float theta, int numangle, float *tabCos, float *tabSin
 // number of set pixels.
 static int hough_accumulate(const uint8_t *img, int w, int h, int step,
 		const float *tabCos, const float *tabSin, int numangle, int numrho,
-		int32_t *accum, float *xs, float *ys) {
+		int32_t *accum, int32_t *sub, float *xs, float *ys) {
 	int n = 0;
 	for (int i = 0; i < h; i++) {
 		const uint8_t *row = img + (long)i * step;
@@ -48,23 +48,31 @@ static int hough_accumulate(const uint8_t *img, int w, int h, int step,
 		}
 	}
 	memset(accum, 0, sizeof(int32_t) * (long)(numangle + 2) * (numrho + 2));
+	// Each of four lanes counts into its own row (sub, 4 x numrho, zero on
+	// entry and on return): neighbouring pixels often vote for the same
+	// cell, and one row would make each increment wait for the last.
 	int off = (numrho - 1) / 2;
+	int32_t *s0 = sub + off, *s1 = s0 + numrho, *s2 = s1 + numrho, *s3 = s2 + numrho;
 	for (int a = 0; a < numangle; a++) {
-		int32_t *acc = accum + (long)(a + 1) * (numrho + 2) + 1 + off;
 		__m128 c = _mm_set1_ps(tabCos[a]), s = _mm_set1_ps(tabSin[a]);
 		int k = 0;
 		for (; k + 4 <= n; k += 4) {
 			__m128 v = _mm_add_ps(_mm_mul_ps(_mm_loadu_ps(xs + k), c), _mm_mul_ps(_mm_loadu_ps(ys + k), s));
 			int32_t r[4];
 			_mm_storeu_si128((__m128i *)r, _mm_cvtps_epi32(v));
-			acc[r[0]]++;
-			acc[r[1]]++;
-			acc[r[2]]++;
-			acc[r[3]]++;
+			s0[r[0]]++;
+			s1[r[1]]++;
+			s2[r[2]]++;
+			s3[r[3]]++;
 		}
 		for (; k < n; k++) {
 			float v = xs[k] * tabCos[a] + ys[k] * tabSin[a];
-			acc[_mm_cvtss_si32(_mm_set_ss(v))]++;
+			s0[_mm_cvtss_si32(_mm_set_ss(v))]++;
+		}
+		int32_t *acc = accum + (long)(a + 1) * (numrho + 2) + 1;
+		for (int r = 0; r < numrho; r++) {
+			acc[r] = sub[r] + sub[numrho + r] + sub[2 * numrho + r] + sub[3 * numrho + r];
+			sub[r] = sub[numrho + r] = sub[2 * numrho + r] = sub[3 * numrho + r] = 0;
 		}
 	}
 	return n;
@@ -130,12 +138,12 @@ import (
 // reused across frames: lines gives what gocv.HoughLines(img, lines, 1,
 // math.Pi/180, threshold) would, as (rho, theta) pairs.
 type houghLines struct {
-	w, h, numangle, numrho int
-	cos, sin               []float32
-	accum, cand, order     []int32
-	hist                   []int32
-	xs, ys                 []float32
-	out                    []float32
+	w, h, numangle, numrho  int
+	cos, sin                []float32
+	accum, sub, cand, order []int32
+	hist                    []int32
+	xs, ys                  []float32
+	out                     []float32
 }
 
 // houghTheta is the angle step, as OpenCV takes it (a float).
@@ -155,6 +163,7 @@ func (hl *houghLines) setup(w, h int) {
 	hl.sin = make([]float32, hl.numangle)
 	C.hough_tables(C.float(houghTheta), C.int(hl.numangle), (*C.float)(&hl.cos[0]), (*C.float)(&hl.sin[0]))
 	hl.accum = make([]int32, (hl.numangle+2)*(hl.numrho+2))
+	hl.sub = make([]int32, 4*hl.numrho)
 	hl.xs = make([]float32, w*h)
 	hl.ys = make([]float32, w*h)
 }
@@ -190,7 +199,7 @@ func (hl *houghLines) lines(img gocv.Mat, threshold int) ([]float32, error) {
 	hl.setup(w, h)
 	C.hough_accumulate((*C.uint8_t)(unsafe.Pointer(&data[0])), C.int(w), C.int(h), C.int(step),
 		(*C.float)(&hl.cos[0]), (*C.float)(&hl.sin[0]), C.int(hl.numangle), C.int(hl.numrho),
-		(*C.int32_t)(&hl.accum[0]), (*C.float)(&hl.xs[0]), (*C.float)(&hl.ys[0]))
+		(*C.int32_t)(&hl.accum[0]), (*C.int32_t)(&hl.sub[0]), (*C.float)(&hl.xs[0]), (*C.float)(&hl.ys[0]))
 	if need := hl.numangle * hl.numrho; len(hl.cand) < need {
 		hl.cand = make([]int32, need)
 	}
