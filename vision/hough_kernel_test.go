@@ -113,3 +113,47 @@ func BenchmarkHoughLines(b *testing.B) {
 		}
 	})
 }
+
+// FuzzHoughLines: any small binary image and threshold give OpenCV's
+// lines, in OpenCV's order, to the bit.
+func FuzzHoughLines(f *testing.F) {
+	f.Add(uint8(16), uint8(9), uint8(3), []byte{0, 255, 255, 0, 1, 0, 0, 7, 255})
+	f.Add(uint8(64), uint8(64), uint8(0), []byte("a line of bytes, set and clear, as an edge map shows"))
+	var hl houghLines
+	want := gocv.NewMat()
+	defer want.Close()
+	f.Fuzz(func(t *testing.T, w, h, thr uint8, px []byte) {
+		cols, rows := 1+int(w)%96, 1+int(h)%96
+		img := gocv.NewMatWithSize(rows, cols, gocv.MatTypeCV8UC1)
+		defer img.Close()
+		data, err := img.DataPtrUint8()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range data {
+			data[i] = 0
+			if len(px) > 0 && px[i%len(px)]&(1<<(uint(i/len(px))%8)) != 0 {
+				data[i] = 255
+			}
+		}
+		gocv.HoughLines(img, &want, 1, math.Pi/180, int(thr))
+		var ref []float32
+		if !want.Empty() {
+			if ref, err = want.DataPtrFloat32(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := hl.lines(img, int(thr))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(ref) {
+			t.Fatalf("%dx%d threshold %d: %d values, OpenCV %d", cols, rows, thr, len(got), len(ref))
+		}
+		for i := range got {
+			if math.Float32bits(got[i]) != math.Float32bits(ref[i]) {
+				t.Fatalf("%dx%d threshold %d: value %d is %v, OpenCV's %v", cols, rows, thr, i, got[i], ref[i])
+			}
+		}
+	})
+}
