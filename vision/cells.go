@@ -100,9 +100,16 @@ type cellCtx struct {
 	lookPts []float32 // a place's sample points' features (lookInput)
 	// fillBuf is fill's room for the rows' spans; ptX and ptY hold a
 	// cell's sample points for the network (cellPoints).
-	fillBuf  []float64
-	spans    []rowSpan // score's rows drawn on
-	ptX, ptY []int32
+	fillBuf []float64
+	spans   []rowSpan // score's rows drawn on
+	// rasters are the pose's outlines rasterised (shapeRasters): cell i's
+	// hypothesis k's from rasterFirst[i][k] once rastered[i][k]; rows
+	// holds their rows' spans.
+	rastered    [25][nHyp]bool
+	rasterFirst [25][nHyp]int32
+	rasters     []raster
+	rows        []rowSpan
+	ptX, ptY    []int32
 	// agree is each cell's agreement (agreement) on the pick read, cover
 	// how much nearer pieces cover it (cellCover): the confidence's.
 	agree, cover [25][2]float64
@@ -498,12 +505,12 @@ func (c *cellCtx) drawBase(i int) {
 			continue
 		}
 		near := c.rank[j] > c.rank[i]
-		for _, d := range c.shapes[j][kj] {
-			l := d.lab
+		for s, r := range c.shapeRasters(j, kj) {
+			l := c.shapes[j][kj][s].lab
 			if near {
 				l = labNear
 			}
-			fill(d.outline, reg.Min.X, reg.Min.Y, reg.Max.X, reg.Max.Y, c.base, w, l, &c.fillBuf)
+			c.fillRaster(r, reg.Min.X, reg.Min.Y, reg.Max.X, reg.Max.Y, c.base, l, nil)
 		}
 	}
 }
@@ -530,13 +537,13 @@ func (c *cellCtx) score(i, k int, m *colourModel) [3]float64 {
 		spans[r] = rowSpan{math.MaxInt32, -1}
 	}
 	mine := false
-	for _, d := range c.shapes[i][k] {
-		l := d.lab
+	for s, r := range c.shapeRasters(i, k) {
+		l := c.shapes[i][k][s].lab
 		if l >= labBlue && l <= labDark {
 			l = labMine
 			mine = true
 		}
-		fillTrack(d.outline, box.Min.X, box.Min.Y, box.Max.X, box.Max.Y, c.lab, w, l, &c.fillBuf, spans)
+		c.fillRaster(r, box.Min.X, box.Min.Y, box.Max.X, box.Max.Y, c.lab, l, spans)
 	}
 	s = scoreSpans(c.base, c.lab, m, w, box, spans, mine)
 	if c.gray.p != nil {
@@ -572,8 +579,8 @@ func (c *cellCtx) draw(reg image.Rectangle, i, k int) {
 		if !c.box[j][kj].Overlaps(reg) {
 			continue
 		}
-		for _, d := range c.shapes[j][kj] {
-			fill(d.outline, reg.Min.X, reg.Min.Y, reg.Max.X, reg.Max.Y, c.lab, w, d.lab, &c.fillBuf)
+		for s, r := range c.shapeRasters(j, kj) {
+			c.fillRaster(r, reg.Min.X, reg.Min.Y, reg.Max.X, reg.Max.Y, c.lab, c.shapes[j][kj][s].lab, nil)
 		}
 	}
 }
@@ -649,6 +656,7 @@ func (c *cellCtx) prepare() {
 		c.tmp = make([]pt, 0, 64)
 	}
 	c.slab = c.slab[:0]
+	c.forgetRasters()
 	c.eDone = [25]uint16{}
 	c.eslab = c.eslab[:0]
 	for i := 0; i < 25; i++ {

@@ -207,36 +207,11 @@ func polyBuf(slab *[]pt) poly {
 	return poly((*slab)[n : n : n+polyBufLen])
 }
 
-// fill sets lab[y*stride+x] = l for each pixel centre inside the convex
-// polygon, clipped to the rectangle [x0,x1) x [y0,y1). buf is room for
-// the rows' spans, reused across calls.
-func fill(p poly, x0, y0, x1, y1 int, lab []uint8, stride int, l uint8, buf *[]float64) {
-	fillTrack(p, x0, y0, x1, y1, lab, stride, l, buf, nil)
-}
-
-// fillTrack is fill that also widens spans (one per row from y0, least
-// and greatest x) over the pixels it sets, when spans is not nil.
-func fillTrack(p poly, x0, y0, x1, y1 int, lab []uint8, stride int, l uint8, buf *[]float64, spans []rowSpan) {
-	if len(p) < 3 {
-		return
-	}
-	minY, maxY := p[0].Y, p[0].Y
-	for _, q := range p {
-		minY = math.Min(minY, q.Y)
-		maxY = math.Max(maxY, q.Y)
-	}
-	ya := max(y0, int(math.Ceil(minY-0.5)))
-	yb := min(y1-1, int(math.Floor(maxY-0.5)))
-	if ya > yb {
-		return
-	}
-	// Each row's span: the least and greatest crossing of its centre line
-	// by the edges, edge by edge over the rows each edge spans.
-	rows := yb - ya + 1
-	if cap(*buf) < 2*rows {
-		*buf = make([]float64, 2*rows)
-	}
-	lo, hi := (*buf)[:rows], (*buf)[rows:2*rows]
+// edgeSpans sets lo[y-ya] and hi[y-ya], for each row y from ya to yb, to
+// the least and greatest crossing of its centre line by the convex
+// polygon p's edges (+Inf and -Inf where none crosses), edge by edge over
+// the rows each edge spans.
+func edgeSpans(p poly, ya, yb int, lo, hi []float64) {
 	for y := range lo {
 		lo[y], hi[y] = math.Inf(1), math.Inf(-1)
 	}
@@ -275,18 +250,6 @@ func fillTrack(p poly, x0, y0, x1, y1 int, lab []uint8, stride int, l uint8, buf
 					hi[y-ya] = x
 				}
 			}
-		}
-	}
-	for y := ya; y <= yb; y++ {
-		xa := max(x0, int(math.Ceil(lo[y-ya]-0.5)))
-		xb := min(x1-1, int(math.Floor(hi[y-ya]-0.5)))
-		if xa > xb {
-			continue
-		}
-		setBytes(lab[y*stride+xa:y*stride+xb+1], l)
-		if spans != nil {
-			sp := &spans[y-y0]
-			sp.lo, sp.hi = min(sp.lo, int32(xa)), max(sp.hi, int32(xb))
 		}
 	}
 }
