@@ -36,8 +36,8 @@ static inline int round_even(float v) {
 static void hough_tables(float theta, int numangle, float *tabCos, float *tabSin) {
 	float ang = 0;
 	for (int n = 0; n < numangle; ang += theta, n++) {
-		tabSin[n] = (float)(sin((double)ang) * 1.0f);
-		tabCos[n] = (float)(cos((double)ang) * 1.0f);
+		tabSin[n] = (float)sin((double)ang);
+		tabCos[n] = (float)cos((double)ang);
 	}
 }
 
@@ -135,7 +135,7 @@ static void hough_order(const int32_t *accum, const int32_t *cand, int nc, int32
 		int idx = order[k];
 		int a = idx / stride - 1;
 		int r = idx - (a + 1) * stride - 1;
-		out[2 * k] = (r - (numrho - 1) * 0.5f) * 1.0f;
+		out[2 * k] = r - (numrho - 1) * 0.5f;
 		out[2 * k + 1] = 0.0f + a * theta;
 	}
 }
@@ -174,7 +174,7 @@ func (hl *houghLines) setup(w, h int) {
 	}
 	hl.w, hl.h = w, h
 	hl.numangle = houghAngles(houghTheta)
-	hl.numrho = int(math.RoundToEven(float64((w+h)*2 + 1)))
+	hl.numrho = (w+h)*2 + 1
 	hl.cos = make([]float32, hl.numangle)
 	hl.sin = make([]float32, hl.numangle)
 	C.hough_tables(C.float(houghTheta), C.int(hl.numangle), (*C.float)(&hl.cos[0]), (*C.float)(&hl.sin[0]))
@@ -182,6 +182,7 @@ func (hl *houghLines) setup(w, h int) {
 	hl.sub = make([]int32, 4*hl.numrho)
 	hl.xs = make([]float32, w*h)
 	hl.ys = make([]float32, w*h)
+	hl.cand = make([]int32, hl.numangle*hl.numrho)
 }
 
 // houghAngles is OpenCV 4.6's number of angles from 0 to pi at step theta:
@@ -216,9 +217,6 @@ func (hl *houghLines) lines(img gocv.Mat, threshold int) ([]float32, error) {
 	C.hough_accumulate((*C.uint8_t)(unsafe.Pointer(&data[0])), C.int(w), C.int(h), C.int(step),
 		(*C.float)(&hl.cos[0]), (*C.float)(&hl.sin[0]), C.int(hl.numangle), C.int(hl.numrho),
 		(*C.int32_t)(&hl.accum[0]), (*C.int32_t)(&hl.sub[0]), (*C.float)(&hl.xs[0]), (*C.float)(&hl.ys[0]))
-	if need := hl.numangle * hl.numrho; len(hl.cand) < need {
-		hl.cand = make([]int32, need)
-	}
 	var maxv C.int32_t
 	nc := int(C.hough_peaks((*C.int32_t)(&hl.accum[0]), C.int(hl.numangle), C.int(hl.numrho), C.int(threshold),
 		(*C.int32_t)(&hl.cand[0]), &maxv))

@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"fmt"
 	"math"
 	"math/rand"
 	"testing"
@@ -52,29 +53,35 @@ func TestHoughLinesAsOpenCV(t *testing.T) {
 		for _, c := range cases {
 			img := houghImage(t, rng, c.w, c.h, c.lines, rng.Float64()*0.05)
 			for _, thr := range []int{5, int(0.08 * float64(c.h)), int(0.12 * float64(c.h)), 200} {
-				gocv.HoughLines(img, &want, 1, math.Pi/180, thr)
-				var w []float32
-				if !want.Empty() {
-					ref, err := want.DataPtrFloat32()
-					if err != nil {
-						t.Fatal(err)
-					}
-					w = ref
-				}
-				got, err := hl.lines(img, thr)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if len(got) != len(w) {
-					t.Fatalf("%dx%d, %d lines, threshold %d: %d values, OpenCV %d", c.w, c.h, c.lines, thr, len(got), len(w))
-				}
-				for i := range got {
-					if math.Float32bits(got[i]) != math.Float32bits(w[i]) {
-						t.Fatalf("%dx%d, %d lines, threshold %d: value %d is %v, OpenCV's %v", c.w, c.h, c.lines, thr, i, got[i], w[i])
-					}
-				}
+				checkHoughAsOpenCV(t, &hl, want, img, thr, fmt.Sprintf("%dx%d, %d lines, threshold %d", c.w, c.h, c.lines, thr))
 			}
 			img.Close()
+		}
+	}
+}
+
+// checkHoughAsOpenCV fails t unless hl gives img's lines over thr as
+// OpenCV's HoughLines does (into want), bit for bit and in its order.
+func checkHoughAsOpenCV(t *testing.T, hl *houghLines, want gocv.Mat, img gocv.Mat, thr int, what string) {
+	t.Helper()
+	gocv.HoughLines(img, &want, 1, math.Pi/180, thr)
+	var ref []float32
+	if !want.Empty() {
+		var err error
+		if ref, err = want.DataPtrFloat32(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := hl.lines(img, thr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(ref) {
+		t.Fatalf("%s: %d values, OpenCV %d", what, len(got), len(ref))
+	}
+	for i := range got {
+		if math.Float32bits(got[i]) != math.Float32bits(ref[i]) {
+			t.Fatalf("%s: value %d is %v, OpenCV's %v", what, i, got[i], ref[i])
 		}
 	}
 }
@@ -136,24 +143,6 @@ func FuzzHoughLines(f *testing.F) {
 				data[i] = 255
 			}
 		}
-		gocv.HoughLines(img, &want, 1, math.Pi/180, int(thr))
-		var ref []float32
-		if !want.Empty() {
-			if ref, err = want.DataPtrFloat32(); err != nil {
-				t.Fatal(err)
-			}
-		}
-		got, err := hl.lines(img, int(thr))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(got) != len(ref) {
-			t.Fatalf("%dx%d threshold %d: %d values, OpenCV %d", cols, rows, thr, len(got), len(ref))
-		}
-		for i := range got {
-			if math.Float32bits(got[i]) != math.Float32bits(ref[i]) {
-				t.Fatalf("%dx%d threshold %d: value %d is %v, OpenCV's %v", cols, rows, thr, i, got[i], ref[i])
-			}
-		}
+		checkHoughAsOpenCV(t, &hl, want, img, int(thr), fmt.Sprintf("%dx%d threshold %d", cols, rows, thr))
 	})
 }
