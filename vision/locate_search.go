@@ -62,6 +62,7 @@ type scoredGrid struct {
 // is, in 0..1.
 func (r *Reader) locateGrid(scale float64, w, h int) (homography, float64, float64, bool) {
 	r.gridUnsure = false
+	r.evidence = gridEvidence{}
 	best, ok := r.findGrid(scale, w, h)
 	if !ok {
 		return best.h, best.s, 0, false
@@ -81,6 +82,7 @@ func (r *Reader) settleGrid(best scoredGrid, scale float64, w, h int) (homograph
 	r.gridUnsure = unsure
 	g := best.h
 	conf := gridConfidence(best.base)
+	r.evidence = gridEvidence{g: best, ridge: ridge, conf: conf}
 	if gf, _ := r.refineFinal(g, 2, linePoints); plausibleGrid(cornersOf(gf), w, h) && squareError(gf, w, h) < maxSquareError && (conf >= 1 || r.fairMove(g, gf)) {
 		g = gf
 	}

@@ -79,6 +79,15 @@ type Reader struct {
 	// gridUnsure is set by locateGrid when the grid it found is weak and
 	// shows no divider ridges (boardShown): its cells must read crowded.
 	gridUnsure bool
+	// evidence is what the grid settled on showed of a board
+	// (settleGrid), for boardChecks.
+	evidence gridEvidence
+	// boardIn are the last cold reading's board features when its grid
+	// was weak (boardWeak), kept for learning the board test.
+	boardIn   [nBoardFeatures]float64
+	boardWeak bool
+	// coldGrid says the grid being checked is the search's (no hint).
+	coldGrid bool
 
 	// Go-side buffers reused across frames.
 	px     pixels
@@ -169,6 +178,7 @@ func (r *Reader) read(img gocv.Mat, corners *[4][2]float64) (Result, error) {
 func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result, error) {
 	start := time.Now()
 	var res Result
+	r.boardWeak = false
 	if img.Empty() || img.Cols() < 64 || img.Rows() < 64 {
 		return res, fmt.Errorf("vision: frame is empty or tiny (%dx%d)", img.Cols(), img.Rows())
 	}
@@ -219,6 +229,7 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 		h      homography
 		conf   float64
 		unsure bool
+		ev     gridEvidence
 	}
 	pickedChoice := false
 	if corners == nil && near == nil {
@@ -227,12 +238,12 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 		// (about 25 ms). Reading it again gave the same cells and
 		// confidences on 17000-17499 to the last printed digit.
 		if g, tried, ok, choice := r.pickByCells(&res, scale); ok {
-			first.h, first.conf, first.unsure = h, gridConf, r.gridUnsure
+			first.h, first.conf, first.unsure, first.ev = h, gridConf, r.gridUnsure, r.evidence
 			if h2, _, conf2, found := r.settleGrid(g, scale, src.Cols(), src.Rows()); found && onGrid(h2) == nil {
 				h, gridConf = h2, conf2
 				pickedChoice = choice
 			} else {
-				r.gridUnsure = first.unsure
+				r.gridUnsure, r.evidence = first.unsure, first.ev
 				r.keptFirst.restoreAll(&r.cc, &res)
 			}
 		} else if tried {
@@ -240,6 +251,7 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 		}
 	}
 	if corners == nil {
+		r.coldGrid = near == nil
 		if err := r.boardChecks(h, scale, src.Cols(), src.Rows(), &res); err != nil {
 			if !pickedChoice {
 				return res, err
@@ -249,7 +261,7 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 			// reading is checked instead (21129, 21000-21199). Other grids
 			// picked and refused stay refused: falling back from them read
 			// one more of 400 frames of spare pieces on a table as a board.
-			h, gridConf, r.gridUnsure = first.h, first.conf, first.unsure
+			h, gridConf, r.gridUnsure, r.evidence = first.h, first.conf, first.unsure, first.ev
 			r.keptFirst.restoreAll(&r.cc, &res)
 			if err := r.boardChecks(h, scale, src.Cols(), src.Rows(), &res); err != nil {
 				return res, err
@@ -282,6 +294,15 @@ func (r *Reader) boardChecks(h homography, scale float64, w, hh int, res *Result
 	if c, ok := r.sparseCorners(h, res.Board, scale, w, hh); ok {
 		res.Corners = c
 		r.readOnCorners(c, scale, res)
+	}
+	if r.coldGrid && r.evidence.conf <= minGridConfidence {
+		// A weak grid's whole reading must look like a board's, not like
+		// spare pieces lying on a table (boardLogit).
+		r.boardWeak = true
+		r.boardIn = r.boardFeatures(res, scale, w, hh)
+		if boardLogit(r.boardIn, boardTestWeights) < boardTestFloor {
+			return ErrNoGrid
+		}
 	}
 	if viewElevation(res.Corners, w, hh) < minViewElevation {
 		// A square seen from this low is no board on the table the

@@ -1,0 +1,233 @@
+package vision
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+var (
+	boardTrain = flag.String("boardtrain", "", "TestTrainBoardTest: learn the board test from these files of TestCollectBoardness (comma separated)")
+	boardCheck = flag.String("boardcheck", "", "TestTrainBoardTest: and check it on these")
+	boardL2    = flag.Float64("boardl2", 1e-2, "TestTrainBoardTest: the weights' ridge penalty, per unit of sample weight")
+)
+
+// boardSample is one weak grid's reading from TestCollectBoardness.
+type boardSample struct {
+	board bool // a board's frame, not spare pieces
+	read  bool // read as a board by the reader that collected it
+	wrong int  // cells read wrong (25 when refused)
+	seed  int64
+	f     [nBoardFeatures]float64
+}
+
+// loadBoardSamples reads TestCollectBoardness's files (comma separated),
+// keeping the weak grids' readings.
+func loadBoardSamples(t *testing.T, paths string) []boardSample {
+	var out []boardSample
+	for _, p := range strings.Split(paths, ",") {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		sc.Scan() // the header
+		for line := 2; sc.Scan(); line++ {
+			x := strings.Split(sc.Text(), "\t")
+			if len(x) != 5+nBoardFeatures {
+				t.Fatalf("%s:%d: %d fields, want %d (collected with other features?)", p, line, len(x), 5+nBoardFeatures)
+			}
+			if x[3] != "true" {
+				continue
+			}
+			s := boardSample{board: x[0] == "board", read: x[2] == "true"}
+			var err error
+			if s.seed, err = strconv.ParseInt(x[1], 10, 64); err != nil {
+				t.Fatalf("%s:%d: %v", p, line, err)
+			}
+			if s.wrong, err = strconv.Atoi(x[4]); err != nil {
+				t.Fatalf("%s:%d: %v", p, line, err)
+			}
+			for k := range s.f {
+				if s.f[k], err = strconv.ParseFloat(x[5+k], 64); err != nil {
+					t.Fatalf("%s:%d: %v", p, line, err)
+				}
+			}
+			out = append(out, s)
+		}
+		f.Close()
+	}
+	return out
+}
+
+// fitLogistic fits logistic weights (bias last) to inputs x, targets y in
+// {0, 1} and sample weights sw by Newton's method, with a ridge penalty of
+// l2 per unit of sample weight on the weights of the standardised inputs
+// (so that it weighs every input alike whatever its scale); the weights
+// given are for the raw inputs.
+func fitLogistic(x [][]float64, y, sw []float64, l2 float64) []float64 {
+	n := len(x[0]) + 1
+	mean, sd := make([]float64, n-1), make([]float64, n-1)
+	for _, r := range x {
+		for a, v := range r {
+			mean[a] += v / float64(len(x))
+		}
+	}
+	for _, r := range x {
+		for a, v := range r {
+			sd[a] += (v - mean[a]) * (v - mean[a]) / float64(len(x))
+		}
+	}
+	for a := range sd {
+		sd[a] = math.Max(math.Sqrt(sd[a]), 1e-9)
+	}
+	z := make([][]float64, len(x))
+	for i, r := range x {
+		z[i] = make([]float64, n-1)
+		for a, v := range r {
+			z[i][a] = (v - mean[a]) / sd[a]
+		}
+	}
+	w := fitStandardised(z, y, sw, l2)
+	for a := 0; a < n-1; a++ {
+		w[a] /= sd[a]
+		w[n-1] -= w[a] * mean[a]
+	}
+	return w
+}
+
+// fitStandardised is fitLogistic on standardised inputs x.
+func fitStandardised(x [][]float64, y, sw []float64, l2 float64) []float64 {
+	n := len(x[0]) + 1
+	w := make([]float64, n)
+	row := make([]float64, n)
+	total := 0.0
+	for _, v := range sw {
+		total += v
+	}
+	for iter := 0; iter < 50; iter++ {
+		g := make([]float64, n)
+		hm := make([][]float64, n)
+		for a := range hm {
+			hm[a] = make([]float64, n)
+		}
+		for i := range x {
+			copy(row, x[i])
+			row[n-1] = 1
+			s := 0.0
+			for a := range row {
+				s += w[a] * row[a]
+			}
+			p := 1 / (1 + math.Exp(-s))
+			for a := range row {
+				g[a] += sw[i] * (p - y[i]) * row[a]
+				for b := range row {
+					hm[a][b] += sw[i] * p * (1 - p) * row[a] * row[b]
+				}
+			}
+		}
+		for a := 0; a < n-1; a++ {
+			g[a] += l2 * total * w[a]
+			hm[a][a] += l2 * total
+		}
+		d := make([]float64, n)
+		if !solveRows(hm, g, d) {
+			break
+		}
+		step := 0.0
+		for a := range w {
+			w[a] -= d[a]
+			step = math.Max(step, math.Abs(d[a]))
+		}
+		if step < 1e-9 {
+			break
+		}
+	}
+	return w
+}
+
+// TestTrainBoardTest learns the board test's weights from readings of
+// boards and of spare pieces (TestCollectBoardness) and prints them, with
+// the floor that refuses none of the training boards read; then reports
+// what the floor refuses on the check files.
+func TestTrainBoardTest(t *testing.T) {
+	if *boardTrain == "" {
+		t.Skip("run with -boardtrain FILES [-boardcheck FILES]")
+	}
+	train := loadBoardSamples(t, *boardTrain)
+	var x [][]float64
+	var y, sw []float64
+	for _, s := range train {
+		x = append(x, append([]float64(nil), s.f[:]...))
+		if s.board {
+			// A board read mostly wrong loses little when refused.
+			y, sw = append(y, 1), append(sw, 0.2+float64(25-s.wrong)/25)
+		} else {
+			y, sw = append(y, 0), append(sw, 3)
+		}
+	}
+	if len(x) == 0 {
+		t.Fatal("no weak grids' readings in the training files")
+	}
+	wv := fitLogistic(x, y, sw, *boardL2)
+	var w [nBoardFeatures + 1]float64
+	copy(w[:], wv)
+	// The floor keeps every training board read with at least half its
+	// cells right: a board read mostly wrong (its grid off) loses little
+	// when refused.
+	var boards []float64
+	for _, s := range train {
+		if s.board && s.read && s.wrong <= 12 {
+			boards = append(boards, boardLogit(s.f, w))
+		}
+	}
+	sort.Float64s(boards)
+	floor := math.Inf(-1)
+	if len(boards) > 0 {
+		floor = math.Floor((boards[0]-0.05)*100) / 100
+	}
+	fmt.Printf("var boardTestWeights = [nBoardFeatures + 1]float64{")
+	for k, v := range w {
+		if k > 0 {
+			fmt.Print(", ")
+		}
+		fmt.Printf("%.4f", v)
+	}
+	fmt.Printf("}\nvar boardTestFloor = %.2f\n", floor)
+	report := func(name string, samples []boardSample) {
+		var boardsRead, boardsOff, rightLost, sparesRead, sparesOff int
+		var off []string
+		for _, s := range samples {
+			if !s.read {
+				continue
+			}
+			refused := boardLogit(s.f, w) < floor
+			switch {
+			case s.board:
+				boardsRead++
+				if refused {
+					boardsOff++
+					rightLost += 25 - s.wrong
+					off = append(off, fmt.Sprintf("%d (%d wrong)", s.seed, s.wrong))
+				}
+			default:
+				sparesRead++
+				if refused {
+					sparesOff++
+				}
+			}
+		}
+		fmt.Printf("%s: boards read on weak grids %d, refused %d (%d cells read right lost) %v; spare pieces read %d, refused %d\n",
+			name, boardsRead, boardsOff, rightLost, off, sparesRead, sparesOff)
+	}
+	report("training", train)
+	if *boardCheck != "" {
+		report("check", loadBoardSamples(t, *boardCheck))
+	}
+}
