@@ -87,7 +87,7 @@ var boardTestWeights = [nBoardFeatures + 1]float64{1.2205, 0.5932, 0.2591, 1.501
 
 // boardTestFloor is the least logit of a weak grid's reading kept as a
 // board.
-var boardTestFloor = -1.65
+var boardTestFloor = -2.8
 
 // boardLogit is the board test's logit for a weak grid's reading's
 // features f.
