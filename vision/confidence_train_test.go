@@ -71,58 +71,20 @@ func cachedConf(t *testing.T, ranges string, training bool) []confSample {
 // fitConf fits the logistic model by Newton's method with a ridge penalty
 // (not on the bias).
 func fitConf(samples []confSample, l2 float64) [nConfFeatures + 1]float64 {
-	const n = nConfFeatures + 1
-	var w [n]float64
-	for iter := 0; iter < 30; iter++ {
-		var g [n]float64
-		var hm [n][n]float64
-		for _, s := range samples {
-			var x [n]float64
-			copy(x[:], s.X[:])
-			x[nConfFeatures] = 1
-			p := confProb(s.X, w)
-			y := 0.0
-			if s.Right {
-				y = 1
-			}
-			for a := 0; a < n; a++ {
-				g[a] += (p - y) * x[a]
-				for b := 0; b < n; b++ {
-					hm[a][b] += p * (1 - p) * x[a] * x[b]
-				}
-			}
+	x := make([][]float64, len(samples))
+	y, sw := make([]float64, len(samples)), make([]float64, len(samples))
+	for i, s := range samples {
+		x[i] = append([]float64(nil), s.X[:]...)
+		if s.Right {
+			y[i] = 1
 		}
-		// A little ridge always, so that a feature that never varies
-		// leaves the system solvable.
-		reg := math.Max(l2, 1e-9) * float64(len(samples))
-		for a := 0; a < nConfFeatures; a++ {
-			g[a] += reg * w[a]
-			hm[a][a] += reg
-		}
-		d, ok := solveSym(hm, g)
-		if !ok {
-			break
-		}
-		step := 0.0
-		for a := range w {
-			w[a] -= d[a]
-			step = math.Max(step, math.Abs(d[a]))
-		}
-		if step < 1e-7 {
-			break
-		}
+		sw[i] = 1
 	}
+	// A little ridge always, so that a feature that never varies leaves
+	// the system solvable.
+	var w [nConfFeatures + 1]float64
+	copy(w[:], fitNewton(x, y, sw, math.Max(l2, 1e-9)))
 	return w
-}
-
-// solveSym solves a x = b (solveRows).
-func solveSym(a [nConfFeatures + 1][nConfFeatures + 1]float64, b [nConfFeatures + 1]float64) ([nConfFeatures + 1]float64, bool) {
-	var rows [nConfFeatures + 1][]float64
-	for i := range rows {
-		rows[i] = a[i][:]
-	}
-	var x [nConfFeatures + 1]float64
-	return x, solveRows(rows[:], b[:], x[:])
 }
 
 // confBands summarises confidences against rightness: right and wrong
