@@ -64,3 +64,24 @@ func TestBoardTestSeparates(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkBoardFeatures is the board test's cost on a weak grid's
+// reading (a crowded board read cold at 1280x720): its features and logit.
+func BenchmarkBoardFeatures(b *testing.B) {
+	r := NewReader()
+	defer r.Close()
+	m, _ := simFrame(b, 17000)
+	defer m.Close()
+	res, err := r.Read(m)
+	if err != nil || !r.boardWeak {
+		b.Skipf("seed 17000 not read on a weak grid (%v)", err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		f := r.boardFeatures(&res, 0.5, m.Cols(), m.Rows())
+		if boardLogit(f, boardTestWeights) < boardTestFloor {
+			b.Fatal("seed 17000 refused")
+		}
+	}
+}
