@@ -7,11 +7,10 @@ import (
 )
 
 // gridEvidence is what the grid settled on (settleGrid) showed of a board:
-// its scores, the divider ridges along its lines, and its confidence.
+// its scores and the divider ridges along its lines.
 type gridEvidence struct {
 	g     scoredGrid
 	ridge float64
-	conf  float64
 }
 
 // The features of a weak grid's reading that tell a board from spare

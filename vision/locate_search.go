@@ -82,7 +82,7 @@ func (r *Reader) settleGrid(best scoredGrid, scale float64, w, h int) (homograph
 	r.gridUnsure = unsure
 	g := best.h
 	conf := gridConfidence(best.base)
-	r.evidence = gridEvidence{g: best, ridge: ridge, conf: conf}
+	r.evidence = gridEvidence{g: best, ridge: ridge}
 	if gf, _ := r.refineFinal(g, 2, linePoints); plausibleGrid(cornersOf(gf), w, h) && squareError(gf, w, h) < maxSquareError && (conf >= 1 || r.fairMove(g, gf)) {
 		g = gf
 	}

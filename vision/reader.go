@@ -86,8 +86,6 @@ type Reader struct {
 	// was weak (boardWeak), kept for learning the board test.
 	boardIn   [nBoardFeatures]float64
 	boardWeak bool
-	// coldGrid says the grid being checked is the search's (no hint).
-	coldGrid bool
 
 	// Go-side buffers reused across frames.
 	px     pixels
@@ -251,8 +249,8 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 		}
 	}
 	if corners == nil {
-		r.coldGrid = near == nil
-		if err := r.boardChecks(h, scale, src.Cols(), src.Rows(), &res); err != nil {
+		// The board test judges the search's weak grids (no hint).
+		if err := r.boardChecks(h, scale, src.Cols(), src.Rows(), &res, near == nil && gridConf <= minGridConfidence); err != nil {
 			if !pickedChoice {
 				return res, err
 			}
@@ -263,7 +261,7 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 			// one more of 400 frames of spare pieces on a table as a board.
 			h, gridConf, r.gridUnsure, r.evidence = first.h, first.conf, first.unsure, first.ev
 			r.keptFirst.restoreAll(&r.cc, &res)
-			if err := r.boardChecks(h, scale, src.Cols(), src.Rows(), &res); err != nil {
+			if err := r.boardChecks(h, scale, src.Cols(), src.Rows(), &res, near == nil && gridConf <= minGridConfidence); err != nil {
 				return res, err
 			}
 		}
@@ -284,8 +282,9 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 // boardChecks are the last checks of a board found on grid h (full
 // resolution, scale to the reduced frame) of a w x hh frame, with its
 // cells read in res: on the way they refit the reported corners and may
-// read the cells again on them. The error says why no board is read.
-func (r *Reader) boardChecks(h homography, scale float64, w, hh int, res *Result) error {
+// read the cells again on them. weak says the grid is the search's and
+// weak, for the board test. The error says why no board is read.
+func (r *Reader) boardChecks(h homography, scale float64, w, hh int, res *Result, weak bool) error {
 	// On the grid finally chosen: a first choice off the board has the
 	// board's own dividers running on past it.
 	if n, _ := r.sidesRunOn(scaleHomography(h, scale)); n >= repeatSides {
@@ -295,7 +294,7 @@ func (r *Reader) boardChecks(h homography, scale float64, w, hh int, res *Result
 		res.Corners = c
 		r.readOnCorners(c, scale, res)
 	}
-	if r.coldGrid && r.evidence.conf <= minGridConfidence {
+	if weak {
 		// A weak grid's whole reading must look like a board's, not like
 		// spare pieces lying on a table (boardLogit).
 		r.boardWeak = true
