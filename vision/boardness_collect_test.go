@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"math/rand"
 	"os"
 	"testing"
 
@@ -20,10 +21,11 @@ var (
 	spareWidth = flag.Int("sparewidth", 960, "TestCollectBoardness: width of the spare pieces' frames (height 9/16 of it)")
 	boardFrom  = flag.Int64("boardfrom", 0, "TestCollectBoardness: first sim seed of boards")
 	boardCount = flag.Int("boardcount", 0, "TestCollectBoardness: how many boards")
+	boardNear  = flag.Float64("boardnear", 0, "TestCollectBoardness: read the boards near their true corners knocked this far (pitches, as the harness's -near) instead of cold")
 )
 
 // TestCollectBoardness reads frames of spare pieces with no board and
-// frames of boards cold, and writes each reading's board test features
+// frames of boards cold (or near a hint, -boardnear), and writes each reading's board test features
 // (boardFeatures) with what the frame was, for learning the board test
 // (development aid).
 func TestCollectBoardness(t *testing.T) {
@@ -70,7 +72,12 @@ func TestCollectBoardness(t *testing.T) {
 	}
 	for s := *boardFrom; s < *boardFrom+int64(*boardCount); s++ {
 		m, truth := simFrame(t, s)
-		res, err := r.Read(m)
+		var res Result
+		if *boardNear > 0 {
+			res, err = r.ReadNear(m, sim.Nudge(truth.Corners, *boardNear, rand.New(rand.NewSource(s))))
+		} else {
+			res, err = r.Read(m)
+		}
 		m.Close()
 		wrong := 25
 		if err == nil {

@@ -173,3 +173,59 @@ func TestSidesRunOnBoards(t *testing.T) {
 		}
 	})
 }
+
+// linedSheet is a sheet of n x n squares of side cell pixels, ruled with
+// lines line pixels wide in ink.
+func linedSheet(n, cell, line int, paper, ink color.RGBA) image.Image {
+	sz := n * cell
+	img := image.NewRGBA(image.Rect(0, 0, sz, sz))
+	for y := 0; y < sz; y++ {
+		for x := 0; x < sz; x++ {
+			c := paper
+			if x%cell < line || y%cell < line {
+				c = ink
+			}
+			img.Set(x, y, c)
+		}
+	}
+	return img
+}
+
+// laidOn is src seen in perspective with its corners at quad (clockwise
+// from its top left) in a w x h frame of colour bg.
+func laidOn(t *testing.T, src image.Image, quad [4]image.Point, w, h int, bg color.RGBA) gocv.Mat {
+	t.Helper()
+	m, err := gocv.ImageToMatRGB(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	b := src.Bounds()
+	from := gocv.NewPointVectorFromPoints([]image.Point{{0, 0}, {b.Dx(), 0}, {b.Dx(), b.Dy()}, {0, b.Dy()}})
+	defer from.Close()
+	to := gocv.NewPointVectorFromPoints(quad[:])
+	defer to.Close()
+	tr := gocv.GetPerspectiveTransform(from, to)
+	defer tr.Close()
+	out := gocv.NewMat()
+	gocv.WarpPerspectiveWithParams(m, &out, tr, image.Pt(w, h), gocv.InterpolationLinear, gocv.BorderConstant, color.RGBA{bg.B, bg.G, bg.R, 255})
+	return out
+}
+
+// TestReadRuledSheetNoBoard: squared paper filling the frame, its lines
+// running on past every side, is no board. The search's grid there stood
+// between the paper's lines (one side running on); refitted, the reported
+// corners lay on them, and the sheet was read as a board with two light
+// pawns until the refitted corners were checked for lines running on too.
+func TestReadRuledSheetNoBoard(t *testing.T) {
+	r := NewReader()
+	defer r.Close()
+	paper, blue := color.RGBA{235, 235, 230, 255}, color.RGBA{120, 150, 200, 255}
+	table := color.RGBA{150, 110, 70, 255}
+	m := laidOn(t, linedSheet(12, 40, 2, paper, blue), [4]image.Point{{100, 0}, {1180, 0}, {1280, 720}, {0, 720}}, 1280, 720, table)
+	defer m.Close()
+	res, err := r.Read(m)
+	if !errors.Is(err, ErrGridRunsOn) {
+		t.Fatalf("Read = %v (corners %.0f), %v; want ErrGridRunsOn", res.Board.Tokens(), res.Corners, err)
+	}
+}

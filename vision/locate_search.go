@@ -237,11 +237,7 @@ func (r *Reader) findGrid(scale float64, w, h int) (scoredGrid, bool) {
 	for i, g := range all {
 		rs[i] = ranked{g, g.s, math.NaN()}
 		hs := scaleHomography(g.h, scale)
-		ol := 0.0
-		if ok {
-			ol, _ = v.bestOutline(hs)
-		}
-		hf := gridHeight(g.h) / float64(h)
+		ol, hf := outlineOf(v, ok, hs), gridHeight(g.h)/float64(h)
 		rs[i].g.outlined = ol >= minOutlineShown && hf >= minHeightShown
 		if crowded {
 			rs[i].ridge = ridgeOf(g)
@@ -652,6 +648,29 @@ func squared(h homography, w, hh int) homography {
 		return h
 	}
 	return sq
+}
+
+// outlineOf is the share of grid hs's (reduced frame) outline that step
+// view v shows (bestOutline), 0 without a view.
+func outlineOf(v stepView, ok bool, hs homography) float64 {
+	if !ok {
+		return 0
+	}
+	ol, _ := v.bestOutline(hs)
+	return ol
+}
+
+// evidenceAt is what grid hf (full-resolution frame of height h) shows of
+// a board, scored as the search scores its candidates (gridCandidates,
+// findGrid): for a grid the search did not settle on, such as a hint.
+// base is hf's gridScore at linePoints/2, when already known.
+func (r *Reader) evidenceAt(hf homography, base, scale float64, h int) gridEvidence {
+	hs := scaleHomography(hf, scale)
+	v, ok := r.stepView()
+	g := scoredGrid{h: hf, base: base, frame: r.frameEvidence(hf)}
+	g.s = base + faceWeight*r.faceAgreement(hs)
+	g.outlined = outlineOf(v, ok, hs) >= minOutlineShown && gridHeight(hf)/float64(h) >= minHeightShown
+	return gridEvidence{g: g, ridge: r.ridgeSupport(hs, r.gray.Cols(), r.gray.Rows())}
 }
 
 // gridScore is how well grid h (full-resolution frame) stands where it

@@ -137,7 +137,8 @@ func (r *Reader) locateNearPath(c [4][2]float64, scale float64, w, h int) (homog
 	}
 	g, best, conf, found := r.locateGrid(scale, w, h)
 	if ok {
-		s := r.gridScore(hg.h, linePoints/2) + faceWeight*r.faceAgreement(scaleHomography(hg.h, scale))
+		base := r.gridScore(hg.h, linePoints/2)
+		s := base + faceWeight*r.faceAgreement(scaleHomography(hg.h, scale))
 		// A search's grid with no dividers along its lines (gridUnsure)
 		// does not outweigh a hint that stands where a board was.
 		if !found || r.gridUnsure || s >= best-nearPrior {
@@ -151,6 +152,9 @@ func (r *Reader) locateNearPath(c [4][2]float64, scale float64, w, h int) (homog
 			// 3; check seeds near a hint read alike either way).
 			weak := gridConfidence(hg.base) <= minGridConfidence &&
 				r.ridgeSupport(scaleHomography(hg.h, scale), r.gray.Cols(), r.gray.Rows()) < minRidgeShown
+			// The board test judges the hint's own evidence, not the
+			// search's grid's.
+			r.evidence = r.evidenceAt(hg.h, base, scale, h)
 			if !weak || !found || r.gridUnsure || !sameGridTol(g, hg.h, nearSameGrid) {
 				r.gridUnsure = weak
 				return hg.h, gridConfidence(hg.base), true, nearKept

@@ -88,7 +88,9 @@ func TestReadSparesNoBoard(t *testing.T) {
 // TestReadNearSparesNoBoard: reading near a hint where the board was, with
 // the board gone from view and spare pieces on the table, is refused, not
 // read as a board at the hint. Before a weak hint with no divider ridges
-// had to read crowded, 38 of these 40 frames were read; now 5 are.
+// had to read crowded, 38 of these 40 frames were read; after, 5. With
+// the board test judging a weak hint's reading too (evidenceAt), none is:
+// the highest logit is -3.34 (seed 5), under the floor's -2.8.
 func TestReadNearSparesNoBoard(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders frames")
@@ -110,8 +112,8 @@ func TestReadNearSparesNoBoard(t *testing.T) {
 			t.Errorf("seed %d: %v, want ErrNoGrid", seed, err)
 		}
 	}
-	if read > n/5 {
-		t.Errorf("%d of %d frames with no board were read as boards near the hint (at most %d allowed)", read, n, n/5)
+	if read > 0 {
+		t.Errorf("%d of %d frames with no board were read as boards near the hint, want none", read, n)
 	}
 }
 

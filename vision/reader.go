@@ -249,8 +249,8 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 		}
 	}
 	if corners == nil {
-		// The board test judges the search's weak grids (no hint).
-		if err := r.boardChecks(h, scale, src.Cols(), src.Rows(), &res, near == nil && gridConf <= minGridConfidence); err != nil {
+		// The board test judges weak grids, the search's or a hint's.
+		if err := r.boardChecks(h, scale, src.Cols(), src.Rows(), &res, gridConf <= minGridConfidence); err != nil {
 			if !pickedChoice {
 				return res, err
 			}
@@ -261,7 +261,7 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 			// one more of 400 frames of spare pieces on a table as a board.
 			h, gridConf, r.gridUnsure, r.evidence = first.h, first.conf, first.unsure, first.ev
 			r.keptFirst.restoreAll(&r.cc, &res)
-			if err := r.boardChecks(h, scale, src.Cols(), src.Rows(), &res, near == nil && gridConf <= minGridConfidence); err != nil {
+			if err := r.boardChecks(h, scale, src.Cols(), src.Rows(), &res, gridConf <= minGridConfidence); err != nil {
 				return res, err
 			}
 		}
@@ -293,6 +293,14 @@ func (r *Reader) boardChecks(h homography, scale float64, w, hh int, res *Result
 	if c, ok := r.sparseCorners(h, res.Board, scale, w, hh); ok {
 		res.Corners = c
 		r.readOnCorners(c, scale, res)
+		// The refit can settle on other lines of a pattern that runs on
+		// (squared paper filling the frame: the search's grid stood
+		// between its lines, the refit on them).
+		if hc, ok := homographyFromCorners(c); ok {
+			if n, _ := r.sidesRunOn(scaleHomography(hc, scale)); n >= repeatSides {
+				return ErrGridRunsOn
+			}
+		}
 	}
 	if weak {
 		// A weak grid's whole reading must look like a board's, not like
