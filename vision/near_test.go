@@ -172,3 +172,23 @@ func TestReadNearKeepsTheRefinedHint(t *testing.T) {
 		t.Errorf("grid %.2f pitch off at its worst corner, want within 0.1", e)
 	}
 }
+
+// TestReadNearTakesTheSearchsGrid: on a crowded board (seed 17013, 18
+// built cells, 80 degrees up) the refinement cannot move a hint knocked a
+// tenth of a pitch (0.11 off at its worst corner), while the search finds
+// the board within 0.01 and scores it plainly better (by more than
+// nearSamePrior): its grid is read. Before, the hint was kept, and 9
+// cells were read wrong on it.
+func TestReadNearTakesTheSearchsGrid(t *testing.T) {
+	m, truth := simFrame(t, 17013)
+	defer m.Close()
+	r := NewReader()
+	defer r.Close()
+	res, err := r.ReadNear(m, sim.Nudge(truth.Corners, 0.1, rand.New(rand.NewSource(17013))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := pitchErr(res.Corners, truth.Corners); e > 0.05 {
+		t.Errorf("grid %.2f pitch off at its worst corner, want within 0.05", e)
+	}
+}
