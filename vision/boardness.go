@@ -6,8 +6,9 @@ import (
 	"companion/observation"
 )
 
-// gridEvidence is what the grid settled on (settleGrid) showed of a board:
-// its scores and the divider ridges along its lines.
+// gridEvidence is what a grid showed of a board, the search's settled on
+// (settleGrid) or a hint's (evidenceAt): its scores and the divider
+// ridges along its lines.
 type gridEvidence struct {
 	g     scoredGrid
 	ridge float64
@@ -34,7 +35,7 @@ const (
 )
 
 // boardFeatures are the features of the cells res read on a weak grid
-// (the search's, r.evidence) of a w x hh frame, whose corners are res's.
+// (its evidence r.evidence) of a w x hh frame, whose corners are res's.
 func (r *Reader) boardFeatures(res *Result, scale float64, w, hh int) [nBoardFeatures]float64 {
 	var f [nBoardFeatures]float64
 	ev := r.evidence

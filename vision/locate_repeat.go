@@ -30,6 +30,14 @@ const (
 	repeatSides    = 2
 )
 
+// runsOn tells whether grid h (full resolution, scale to the reduced
+// frame) has its lines running on past repeatSides sides or more: no
+// board.
+func (r *Reader) runsOn(h homography, scale float64) bool {
+	n, _ := r.sidesRunOn(scaleHomography(h, scale))
+	return n >= repeatSides
+}
+
 // sidesRunOn gives, for grid hs (reduced frame), how many sides' continued
 // interior lines show dividers (ridges) at repeatShare of their places or
 // more, and the share per side (left, right, far, near as the grid's own

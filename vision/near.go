@@ -157,11 +157,13 @@ func (r *Reader) locateNearPath(c [4][2]float64, scale float64, w, h int) (homog
 			// was, is kept with the search's confidence (the search's own
 			// grid there was up to a fifth of a pitch further off on seed
 			// 3; check seeds near a hint read alike either way).
-			weak := gridConfidence(hg.base) <= minGridConfidence &&
-				r.ridgeSupport(scaleHomography(hg.h, scale), r.gray.Cols(), r.gray.Rows()) < minRidgeShown
-			// The board test judges the hint's own evidence, not the
-			// search's grid's.
-			r.evidence = r.evidenceAt(hg.h, base, scale, h)
+			weak := false
+			if gridConfidence(hg.base) <= minGridConfidence {
+				// The board test judges a weak hint's own evidence, not
+				// the search's grid's.
+				r.evidence = r.evidenceAt(hg.h, base, scale, h)
+				weak = r.evidence.ridge < minRidgeShown
+			}
 			if !weak || !found || r.gridUnsure || !sameGridTol(g, hg.h, nearSameGrid) {
 				r.gridUnsure = weak
 				return hg.h, gridConfidence(hg.base), true, nearKept

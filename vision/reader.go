@@ -79,11 +79,11 @@ type Reader struct {
 	// gridUnsure is set by locateGrid when the grid it found is weak and
 	// shows no divider ridges (boardShown): its cells must read crowded.
 	gridUnsure bool
-	// evidence is what the grid settled on showed of a board
-	// (settleGrid), for boardChecks.
+	// evidence is what the grid read showed of a board: the search's
+	// (settleGrid) or a weak hint's (evidenceAt), for boardChecks.
 	evidence gridEvidence
-	// boardIn are the last cold reading's board features when its grid
-	// was weak (boardWeak), kept for learning the board test.
+	// boardIn are the last reading's board features when its grid was
+	// weak (boardWeak), kept for learning the board test.
 	boardIn   [nBoardFeatures]float64
 	boardWeak bool
 
@@ -282,12 +282,13 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 // boardChecks are the last checks of a board found on grid h (full
 // resolution, scale to the reduced frame) of a w x hh frame, with its
 // cells read in res: on the way they refit the reported corners and may
-// read the cells again on them. weak says the grid is the search's and
-// weak, for the board test. The error says why no board is read.
+// read the cells again on them. weak says the grid (the search's or a
+// hint's) is weak, for the board test. The error says why no board is
+// read.
 func (r *Reader) boardChecks(h homography, scale float64, w, hh int, res *Result, weak bool) error {
 	// On the grid finally chosen: a first choice off the board has the
 	// board's own dividers running on past it.
-	if n, _ := r.sidesRunOn(scaleHomography(h, scale)); n >= repeatSides {
+	if r.runsOn(h, scale) {
 		return ErrGridRunsOn
 	}
 	if c, ok := r.sparseCorners(h, res.Board, scale, w, hh); ok {
@@ -296,10 +297,8 @@ func (r *Reader) boardChecks(h homography, scale float64, w, hh int, res *Result
 		// The refit can settle on other lines of a pattern that runs on
 		// (squared paper filling the frame: the search's grid stood
 		// between its lines, the refit on them).
-		if hc, ok := homographyFromCorners(c); ok {
-			if n, _ := r.sidesRunOn(scaleHomography(hc, scale)); n >= repeatSides {
-				return ErrGridRunsOn
-			}
+		if hc, ok := homographyFromCorners(c); ok && r.runsOn(hc, scale) {
+			return ErrGridRunsOn
 		}
 	}
 	if weak {
