@@ -44,8 +44,8 @@ func (w *withTruth) Read(img gocv.Mat) (vision.Result, error) {
 
 // RunWithTrueCorners is Run with the localisation skipped: each frame is
 // read with its true corners (CONTRACT's --corners).
-func RunWithTrueCorners(ctx context.Context, seeds []int64, reader CornerReader) Report {
-	return run(ctx, seeds, &withTruth{r: reader})
+func RunWithTrueCorners(ctx context.Context, seeds []int64, reader CornerReader, opts ...Option) Report {
+	return run(ctx, seeds, &withTruth{r: reader}, opts)
 }
 
 // NearReader also reads near hinted corners; *vision.Reader satisfies it.
@@ -70,8 +70,33 @@ func (w *withHint) Read(img gocv.Mat) (vision.Result, error) {
 // RunNear is Run with each frame read near a hinted grid: its true corners
 // nudged by up to jitter pitches, as when the calibration's or the last
 // frame's grid is known.
-func RunNear(ctx context.Context, seeds []int64, reader NearReader, jitter float64) Report {
-	return run(ctx, seeds, &withHint{r: reader, jitter: jitter})
+func RunNear(ctx context.Context, seeds []int64, reader NearReader, jitter float64, opts ...Option) Report {
+	return run(ctx, seeds, &withHint{r: reader, jitter: jitter}, opts)
+}
+
+// LensReader is a reader that can be told its camera's field of view;
+// *vision.Reader satisfies it.
+type LensReader interface {
+	SetFieldOfView(deg float64) error
+}
+
+// withFOV gives lens each frame's true field of view, then reads the frame
+// as inner does (measure unwraps it).
+type withFOV struct {
+	inner Reader
+	lens  LensReader
+}
+
+func (w *withFOV) Read(img gocv.Mat) (vision.Result, error) { return w.inner.Read(img) }
+
+// Option changes how a run reads its frames.
+type Option func(Reader) Reader
+
+// TrueFOV gives lens, the Reader the run reads with, each frame's true
+// field of view first: the reading as it would be with the camera's lens
+// known (vision.Reader.SetFieldOfView).
+func TrueFOV(lens LensReader) Option {
+	return func(r Reader) Reader { return &withFOV{inner: r, lens: lens} }
 }
 
 // Sample is one seed's outcome.
@@ -193,11 +218,14 @@ type rendered struct {
 // Run renders and reads every seed. Rendering runs on all cores, a few
 // frames ahead; reading runs on the calling goroutine (the reader is not
 // shared). It stops early when ctx is done and reports what it has.
-func Run(ctx context.Context, seeds []int64, reader Reader) Report {
-	return run(ctx, seeds, reader)
+func Run(ctx context.Context, seeds []int64, reader Reader, opts ...Option) Report {
+	return run(ctx, seeds, reader, opts)
 }
 
-func run(ctx context.Context, seeds []int64, reader Reader) Report {
+func run(ctx context.Context, seeds []int64, reader Reader, opts []Option) Report {
+	for _, o := range opts {
+		reader = o(reader)
+	}
 	// sim.Render already uses every core; one renderer keeps a frame ahead.
 	workers := 1
 	out := make([]chan rendered, len(seeds))
@@ -285,6 +313,14 @@ func measure(rd rendered, reader Reader) Sample {
 		s.Err = rd.err
 		s.Wrong = 25
 		return s
+	}
+	if wf, ok := reader.(*withFOV); ok {
+		if err := wf.lens.SetFieldOfView(t.FOV); err != nil {
+			s.Err = err
+			s.Wrong = 25
+			return s
+		}
+		reader = wf.inner
 	}
 	switch wr := reader.(type) {
 	case *withTruth:

@@ -17,6 +17,7 @@ var (
 	trueCorners = flag.Bool("truecorners", false, "with -seeds: read with the true corners (measure the cell reading alone)")
 	nearJitter  = flag.Float64("near", -1, "with -seeds: read near the true corners nudged by up to this many pitches (a known grid, a camera that stayed put)")
 	tsvFlag     = flag.String("tsv", "", "with -seeds: also write one line per seed (seed, elevation, built cells, read, worst corner error in pitches, wrong cells, hidden cells and those wrong, each corner's error A1, A5, E5, E1 in pitches) to this file")
+	trueFOV     = flag.Bool("truefov", false, "with -seeds: give the reader each frame's true field of view (a camera whose lens is known)")
 	cellTSVFlag = flag.String("celltsv", "", "with -seeds: also write one line per cell of the boards read (seed, cell, truth, read, confidence, grid confidence, hidden, worst corner error) to this file")
 )
 
@@ -53,13 +54,17 @@ func TestHarness(t *testing.T) {
 	r := vision.NewReader()
 	defer r.Close()
 	var rep Report
+	var opts []Option
+	if *trueFOV {
+		opts = append(opts, TrueFOV(r))
+	}
 	switch {
 	case *trueCorners:
-		rep = RunWithTrueCorners(context.Background(), seeds, r)
+		rep = RunWithTrueCorners(context.Background(), seeds, r, opts...)
 	case *nearJitter >= 0:
-		rep = RunNear(context.Background(), seeds, r, *nearJitter)
+		rep = RunNear(context.Background(), seeds, r, *nearJitter, opts...)
 	default:
-		rep = Run(context.Background(), seeds, r)
+		rep = Run(context.Background(), seeds, r, opts...)
 	}
 	rep.WriteText(os.Stdout)
 	if *tsvFlag != "" {

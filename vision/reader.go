@@ -87,6 +87,10 @@ type Reader struct {
 	boardIn   [nBoardFeatures]float64
 	boardWeak bool
 
+	// fov is the camera's vertical field of view in degrees when known
+	// (SetFieldOfView), else 0.
+	fov float64
+
 	// Go-side buffers reused across frames.
 	px     pixels
 	blurPx pixels    // blurred's pixels (gridVerifier)

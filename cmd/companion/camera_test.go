@@ -175,6 +175,8 @@ func TestReadBadInput(t *testing.T) {
 		{"no argument", []string{"read"}, "one image file"},
 		{"bad corners", []string{"read", notImage, "--corners", "1,2"}, "want 8 numbers"},
 		{"bad near", []string{"read", notImage, "--near", "1,2,3,4,5,6,7,y"}, "--near"},
+		{"field of view too wide", []string{"read", notImage, "--fov", "170"}, "--fov 170"},
+		{"field of view not a number", []string{"read", notImage, "--fov", "wide"}, "--fov"},
 		{"corners and near", []string{"read", notImage, "--near", "1,2,3,4,5,6,7,8", "--corners", "1,2,3,4,5,6,7,8"}, "use one"},
 		{"no board", []string{"read", tablePNG}, "give its corners with --corners"},
 		{"tiled floor", []string{"read", tilesPNG}, "tiles or squared paper"},

@@ -20,6 +20,7 @@ type readOptions struct {
 	Corners *[4][2]float64 // nil: find the grid
 	Near    *[4][2]float64 // where the grid should be (the camera stayed put), or nil
 	Calib   string         // a calibration file from companion calibrate, or ""
+	FOV     float64        // the camera's vertical field of view in degrees, or 0: estimated
 }
 
 // unsureGrid and unsureGridCells: read says the outline itself is in
@@ -87,6 +88,9 @@ the calibration found it (as --near; --corners or --near override it).`,
 			if opts.Near, err = near(); err != nil {
 				return err
 			}
+			if err := vision.CheckFieldOfView(opts.FOV); err != nil {
+				return flagErrorf("--fov %g: %v", opts.FOV, err)
+			}
 			if opts.Corners != nil && opts.Near != nil {
 				return flagErrorf("--corners and --near both give the grid: use one")
 			}
@@ -99,6 +103,7 @@ the calibration found it (as --near; --corners or --near override it).`,
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print CONTRACT.md's JSON instead of a drawing")
 	corners = addCornersFlag(cmd)
 	near = addGridFlag(cmd, "near", "where the grid should be, A1,A5,E5,E1 as x1,y1,...,x4,y4 (refined from there; searched for if not there)")
+	cmd.Flags().Float64Var(&opts.FOV, "fov", 0, "the camera's vertical field of view in degrees, if known (its data sheet): reads towers seen from near straight above better")
 	cmd.Flags().StringVar(&opts.Calib, "calib", "", "read with the colours of this calibration file (from companion calibrate)")
 	return cmd
 }
@@ -157,6 +162,9 @@ func readRun(opts *readOptions) error {
 	defer img.Close()
 	r := vision.NewReader()
 	defer r.Close()
+	if err := r.SetFieldOfView(opts.FOV); err != nil {
+		return flagErrorf("--fov %g: %v", opts.FOV, err)
+	}
 	near := opts.Near
 	if profile != nil {
 		r.SetColours(profile.Colours)
