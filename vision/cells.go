@@ -630,7 +630,7 @@ func (c *cellCtx) setup(h homography, w, hh int) image.Rectangle {
 
 // defaultFocal is the focal length (pixels) of a 50-degree vertical field
 // of view, the middle of usual webcams and phones.
-func defaultFocal(hh int) float64 { return 0.5 * float64(hh) / math.Tan(50*math.Pi/180/2) }
+func defaultFocal(hh int) float64 { return focalOfView(hh, 50) }
 
 // setupFocal is setup with a given focal length.
 func (c *cellCtx) setupFocal(h homography, w, hh int, f float64) image.Rectangle {

@@ -50,5 +50,11 @@ func (r *Reader) knownFocal(hh int) (f float64, ok bool) {
 	if r.fov == 0 {
 		return 0, false
 	}
-	return 0.5 * float64(hh) / math.Tan(r.fov*math.Pi/360), true
+	return focalOfView(hh, r.fov), true
+}
+
+// focalOfView is the focal length (pixels) of a vertical field of view of
+// deg degrees on a frame hh pixels high.
+func focalOfView(hh int, deg float64) float64 {
+	return 0.5 * float64(hh) / math.Tan(deg*math.Pi/180/2)
 }
