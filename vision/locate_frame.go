@@ -218,6 +218,7 @@ func (s *segImage) materialMask(memb []bool, sum [3]float64, n int, x0, y0, x1, 
 func (r *Reader) frameOutlines() []frameRegion {
 	s := &r.seg
 	s.build(&r.px)
+	r.segReady = true
 	if s.w < 16 || s.h < 16 {
 		return nil
 	}

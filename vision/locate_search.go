@@ -501,6 +501,14 @@ func (r *Reader) gridCandidates(scale float64, w, h int) []scoredGrid {
 		r.tryNeighbours(seeds, scale, w, h, try)
 		sort.Slice(all, func(i, j int) bool { return all[i].s > all[j].s })
 	}
+	// The table's hole, last: tried among the neighbours' seeds it took
+	// a seed's place and lost grids found about it (17447).
+	if useTableHole && !dividersSure(all) {
+		if q, ok := r.holeGrid(rw, rh); ok {
+			try(scaleHomography(q.h, 1/scale))
+			sort.Slice(all, func(i, j int) bool { return all[i].s > all[j].s })
+		}
+	}
 	return all
 }
 

@@ -113,6 +113,8 @@ type Reader struct {
 	cc        cellCtx
 	model     colourModel
 	seg       segImage
+	segReady  bool // seg holds this frame's regions (frameOutlines ran)
+	hole      holeScratch
 	// faceLabels labels the reduced frame's pixels by top face (blockGrids).
 	faceLabels []int32
 	faces      []topFace // the current frame's top faces
@@ -435,6 +437,7 @@ func (r *Reader) prepare(img gocv.Mat) (gocv.Mat, float64, error) {
 	gocv.CvtColor(r.small, &r.gray, gocv.ColorBGRToGray)
 	r.edgesReady = false
 	r.colourReady = false
+	r.segReady = false
 	r.gradsReady = false
 	gocv.CvtColor(src, &r.fullGray, gocv.ColorBGRToGray)
 	if err := r.px.load(r.small); err != nil {
