@@ -50,13 +50,7 @@ func TestKnownFOVReadsTopDown(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n := 0
-		for i := range res.Board {
-			if res.Board[i] != truth.Board[i] {
-				n++
-			}
-		}
-		return n
+		return cellsWrong(res, truth)
 	}
 	guessed := wrong()
 	if err := r.SetFieldOfView(truth.FOV); err != nil {

@@ -498,25 +498,12 @@ func orderCorners(q [4]pt) ([4]pt, bool) {
 func (r *Reader) frameGrids(w, h int) []quadCand {
 	var out, byColour []quadCand
 	for _, fr := range r.frameOutlines() {
-		q := fr.outer
-		hq, ok := homographyFromCorners([4][2]float64{{q[0].X, q[0].Y}, {q[1].X, q[1].Y}, {q[2].X, q[2].Y}, {q[3].X, q[3].Y}})
+		hq, ok := quadHomography(fr.outer)
 		if !ok {
 			continue
 		}
 		// The frame width that best fits a frame's colours around the grid.
-		hr := scaleHomography(hq, 2)
-		best := quadCand{s: -1}
-		for fw := 0.3; fw <= 1.0001; fw += 0.05 {
-			k := 5 / (5 + 2*fw)
-			hg := mul3(hr, homography{k, 0, fw * k, 0, k, fw * k, 0, 0, 1})
-			if !plausibleGrid(cornersOf(hg), w, h) {
-				continue
-			}
-			if s := r.frameFit(hg, fw, 12) + 0.5*r.ridgeSupportN(hg, w, h, 10); s > best.s {
-				best = quadCand{hg, s}
-			}
-		}
-		if best.s > 0 {
+		if best := r.bestInset(hq, 1.0, math.Inf(1), w, h); best.s > 0 {
 			byColour = append(byColour, best)
 		}
 		in, contrast, ok := r.seg.insets(hq, fr.mask)
@@ -534,6 +521,33 @@ func (r *Reader) frameGrids(w, h int) []quadCand {
 		out = append(out, quadCand{hg, contrast})
 	}
 	return append(bestOf(out, frameKeep), bestOf(byColour, frameKeep)...)
+}
+
+// bestInset gives the grid (reduced frame, w x h) inset uniformly from the
+// outline hq (half-size pixels, the outline 5 wide) by 0.3 to maxIn
+// pitches that the frame's colours (a frame as wide as the inset, at most
+// maxFrame) and the dividers fit best; its score is 0 or less when none
+// fits.
+func (r *Reader) bestInset(hq homography, maxIn, maxFrame float64, w, h int) quadCand {
+	hr := scaleHomography(hq, 2) // half-size to reduced-frame pixels
+	best := quadCand{s: -1}
+	for in := 0.3; in <= maxIn+0.0001; in += 0.05 {
+		k := 5 / (5 + 2*in)
+		hg := mul3(hr, homography{k, 0, in * k, 0, k, in * k, 0, 0, 1})
+		if !plausibleGrid(cornersOf(hg), w, h) {
+			continue
+		}
+		if s := r.frameFit(hg, math.Min(in, maxFrame), 12) + 0.5*r.ridgeSupportN(hg, w, h, 10); s > best.s {
+			best = quadCand{hg, s}
+		}
+	}
+	return best
+}
+
+// quadHomography maps the grid's [0,5]^2 to quadrilateral q (corners A1,
+// A5, E5, E1).
+func quadHomography(q [4]pt) (homography, bool) {
+	return homographyFromCorners([4][2]float64{{q[0].X, q[0].Y}, {q[1].X, q[1].Y}, {q[2].X, q[2].Y}, {q[3].X, q[3].Y}})
 }
 
 // bestOf keeps the n best-scoring candidates.

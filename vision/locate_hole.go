@@ -1,7 +1,5 @@
 package vision
 
-import "math"
-
 // The board as the table's hole. On a crowded board the towers cut the
 // frame into small pieces and the dividers are hidden, so neither outlines
 // the board; but the table about it is large and flat and reaches the
@@ -129,9 +127,8 @@ func (s *segImage) tableHole(hs *holeScratch) ([]bool, bool) {
 }
 
 // holeGrid proposes a grid (reduced frame, w x h) inset from the table's
-// hole's outline: of insets from 0.3 to 1.8 pitches (the frame, and the
-// pedestal's rim and side), the one the frame's colours and the dividers
-// fit best.
+// hole's outline by 0.3 to 1.8 pitches (the frame, and the pedestal's rim
+// and side), the inset the frame's colours and the dividers fit best.
 func (r *Reader) holeGrid(w, h int) (quadCand, bool) {
 	if !r.segReady {
 		return quadCand{}, false
@@ -144,21 +141,10 @@ func (r *Reader) holeGrid(w, h int) (quadCand, bool) {
 	if !ok {
 		return quadCand{}, false
 	}
-	hq, ok := homographyFromCorners([4][2]float64{{q[0].X, q[0].Y}, {q[1].X, q[1].Y}, {q[2].X, q[2].Y}, {q[3].X, q[3].Y}})
+	hq, ok := quadHomography(q)
 	if !ok {
 		return quadCand{}, false
 	}
-	hr := scaleHomography(hq, 2) // half-size to reduced-frame pixels
-	best := quadCand{s: -1}
-	for in := 0.3; in <= 1.8001; in += 0.05 {
-		k := 5 / (5 + 2*in)
-		hg := mul3(hr, homography{k, 0, in * k, 0, k, in * k, 0, 0, 1})
-		if !plausibleGrid(cornersOf(hg), w, h) {
-			continue
-		}
-		if s := r.frameFit(hg, math.Min(in, 0.6), 12) + 0.5*r.ridgeSupportN(hg, w, h, 10); s > best.s {
-			best = quadCand{hg, s}
-		}
-	}
+	best := r.bestInset(hq, 1.8, 0.6, w, h)
 	return best, best.s > 0
 }

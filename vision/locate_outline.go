@@ -397,7 +397,7 @@ func canonical(h homography) (homography, bool) {
 	if !ok {
 		return h, false
 	}
-	return homographyFromCorners([4][2]float64{{q[0].X, q[0].Y}, {q[1].X, q[1].Y}, {q[2].X, q[2].Y}, {q[3].X, q[3].Y}})
+	return quadHomography(q)
 }
 
 // outlineWeight is the outline's support's weight in the choice of grid

@@ -61,14 +61,19 @@ func readSeedsNear(t *testing.T, seeds []int64, maxPitch float64, maxWrong int) 
 		if e := pitchErr(res.Corners, truth.Corners); e > maxPitch {
 			t.Errorf("seed %d: worst corner %.2f pitch off, want at most %.2f", seed, e, maxPitch)
 		}
-		wrong := 0
-		for i := range res.Board {
-			if res.Board[i] != truth.Board[i] {
-				wrong++
-			}
-		}
-		if wrong > maxWrong {
+		if wrong := cellsWrong(res, truth); wrong > maxWrong {
 			t.Errorf("seed %d: %d cells wrong, want at most %d", seed, wrong, maxWrong)
 		}
 	}
+}
+
+// cellsWrong counts the cells res reads otherwise than the truth.
+func cellsWrong(res Result, truth sim.Truth) int {
+	n := 0
+	for i := range res.Board {
+		if res.Board[i] != truth.Board[i] {
+			n++
+		}
+	}
+	return n
 }
