@@ -148,6 +148,10 @@ func TestAccuracy(t *testing.T) {
 	r := vision.NewReader()
 	defer r.Close()
 	full := Run(context.Background(), seeds, r)
+	wantCells := minCellsShort
+	if !testing.Short() {
+		wantCells = minCells
+	}
 	cells := RunWithTrueCorners(context.Background(), seeds, r)
 	near := RunNear(context.Background(), seeds, r, 0.1)
 	checks := []struct {
@@ -155,7 +159,7 @@ func TestAccuracy(t *testing.T) {
 		got, want float64
 		atMost    bool
 	}{
-		{"cells exactly right", full.All.CellAccuracy(), minCells, false},
+		{"cells exactly right", full.All.CellAccuracy(), wantCells, false},
 		{"boards not read", float64(full.All.Failed) / float64(full.All.Boards), maxFailed, true},
 		{"median corner error / pitch, grids right", full.RightGridCornerQuantile(0.5), maxRightCornerMedian, true},
 		{"cells exactly right, true corners", cells.All.CellAccuracy(), minCellsTrueCorners, false},
@@ -210,8 +214,13 @@ func TestAccuracy(t *testing.T) {
 // cells read, none wrong; near a known grid 65.4 %, none wrong. The
 // first ten seeds (-short) are not easier: there cells 89.2 % (88.4 %;
 // one grid of ten wrong), true corners 96.8 %, near 96.8 % (96.4 %).
+//
+// With the corner network (forty-eighth session) the 40 seeds read 94.6 %
+// of cells cold (93.6 % before): the floor for all 40 is now 0.93; the
+// first ten alone keep the old floor.
 const (
-	minCells             = 0.86
+	minCells             = 0.93
+	minCellsShort        = 0.86
 	maxFailed            = 0.15
 	maxCornerMedian      = 0.013
 	maxRightCornerMedian = 0.012

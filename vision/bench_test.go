@@ -121,3 +121,27 @@ func BenchmarkCellNets(b *testing.B) {
 		builtinNet.forwardRows(x, xs, hid, out, one)
 	}
 }
+
+// BenchmarkCornerNet times the corner network alone (shrinking the frame,
+// the network, reading its maps) on a 1280x720 frame. Run it on one core
+// (taskset -c 0): OpenCV's dnn spreads over all cores it may.
+func BenchmarkCornerNet(b *testing.B) {
+	sc := sim.RandomScene(benchSeeds[0])
+	img, _ := sim.Render(sc)
+	m, err := gocv.ImageToMatRGB(img)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer m.Close()
+	var c cornerNet
+	defer c.close()
+	if _, _, err := c.guess(m); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, _, err := c.guess(m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -245,6 +245,7 @@ func (r *Reader) findGrid(scale float64, w, h int) (scoredGrid, bool) {
 			if verify != nil {
 				rs[i].s += verify(hs, crowdedCues(g, rs[i].ridge, ol, hf))
 			}
+			rs[i].s += r.cornerAgreement(g.h)
 		} else {
 			rs[i].s += outlineWeight * ol
 		}
@@ -500,6 +501,12 @@ func (r *Reader) gridCandidates(scale float64, w, h int) []scoredGrid {
 		used = append(used, seeds...)
 		r.tryNeighbours(seeds, scale, w, h, try)
 		sort.Slice(all, func(i, j int) bool { return all[i].s > all[j].s })
+	}
+	if r.cornerOK {
+		if hc, ok := homographyFromCorners(r.cornerGuess); ok {
+			try(hc)
+			sort.Slice(all, func(i, j int) bool { return all[i].s > all[j].s })
+		}
 	}
 	// The table's hole, last: tried among the neighbours' seeds it took
 	// a seed's place and lost grids found about it (17447).

@@ -123,6 +123,12 @@ type Reader struct {
 	stepGrads  []stepGrad
 	stepNear   []uint16
 	gradsReady bool
+	// corner is the corner network; cornerGuess its corners for the
+	// current frame (full resolution) when cornerOK.
+	corner      cornerNet
+	cornerGuess [4][2]float64
+	cornerMass  [4]float64
+	cornerOK    bool
 }
 
 // NewReader makes a Reader; Close it when done.
@@ -144,6 +150,7 @@ func NewReader() *Reader {
 
 // Close releases the Reader's Mats.
 func (r *Reader) Close() error {
+	r.corner.close()
 	for _, m := range []*gocv.Mat{&r.bgr, &r.small, &r.gray, &r.ridges, &r.edges, &r.colourEdges, &r.fullGray, &r.blurred} {
 		if err := m.Close(); err != nil {
 			return err
@@ -202,6 +209,10 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 		if near != nil {
 			h, gridConf, found = r.locateNear(*near, scale, src.Cols(), src.Rows())
 		} else {
+			if useCornerNet {
+				c, m, err := r.corner.guess(src)
+				r.cornerGuess, r.cornerMass, r.cornerOK = c, m, err == nil
+			}
 			h, _, gridConf, found = r.locateGrid(scale, src.Cols(), src.Rows())
 		}
 		if !found {
@@ -436,6 +447,7 @@ func (r *Reader) prepare(img gocv.Mat) (gocv.Mat, float64, error) {
 	}
 	gocv.CvtColor(r.small, &r.gray, gocv.ColorBGRToGray)
 	r.edgesReady = false
+	r.cornerOK = false
 	r.colourReady = false
 	r.segReady = false
 	r.gradsReady = false

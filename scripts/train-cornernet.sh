@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Retrains the corner network (vision/cornernet.go) and rewrites
+# vision/cornernet.onnx. A development step, not part of the build: the
+# reader only needs the ONNX file. Installs Debian's PyTorch if missing.
+#
+#   scripts/train-cornernet.sh [TRAIN_SEEDS [CHECK_SEEDS [EPOCHS]]]
+#
+# Seeds are sim seeds (ranges a-b,c-d) already rendered into
+# COMPANION_SIM_CACHE (default /tmp/simcache; `companion render --seed N
+# --out DIR` fills it): defaults 10000-16999 to train, 18000-18999 to
+# check. Never the hold-out (100000 on) or the regression suite
+# (5000-5039). About 70 s an epoch on two cores for 3700 frames.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+train=${1:-10000-16999}
+check=${2:-18000-18999}
+epochs=${3:-20}
+export COMPANION_SIM_CACHE=${COMPANION_SIM_CACHE:-/tmp/simcache}
+
+bash scripts/setup.sh
+packages=(python3-torch python3-numpy)
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "train-cornernet: installing ${missing[*]} (about a minute)" >&2
+	sudo=""
+	[ "$(id -u)" -eq 0 ] || sudo="sudo"
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+go test -run 'TestCornerNetData$' -timeout 60m ./vision -args -cornerdata "$train" -cornerout "$work/train"
+go test -run 'TestCornerNetData$' -timeout 60m ./vision -args -cornerdata "$check" -cornerout "$work/check" -cornercheck
+/usr/bin/python3 vision/cornernet_train.py "$work/train" "$work/check" "$work/cornernet.onnx" "$epochs"
+cp "$work/cornernet.onnx" vision/cornernet.onnx
+echo "train-cornernet: wrote vision/cornernet.onnx; judge it end to end (accuracy harness, cold) before keeping it" >&2
