@@ -5,18 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Debian packages: OpenCV 4.6 for gocv, ALSA headers for sound, the cgo toolchain.
-packages=(libopencv-dev libasound2-dev pkg-config g++)
-missing=()
-for p in "${packages[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-	echo "setup: installing ${missing[*]} (about 80 s the first time)" >&2
-	sudo=""
-	[ "$(id -u)" -eq 0 ] || sudo="sudo"
-	$sudo apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+bash scripts/debian-packages.sh setup "about 80 s the first time" libopencv-dev libasound2-dev pkg-config g++
 
 if ! command -v go >/dev/null 2>&1; then
 	[ -x /usr/local/go/bin/go ] && export PATH="/usr/local/go/bin:$PATH"

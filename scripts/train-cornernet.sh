@@ -18,18 +18,7 @@ epochs=${3:-20}
 export COMPANION_SIM_CACHE=${COMPANION_SIM_CACHE:-/tmp/simcache}
 
 bash scripts/setup.sh
-packages=(python3-torch python3-numpy)
-missing=()
-for p in "${packages[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-	echo "train-cornernet: installing ${missing[*]} (about a minute)" >&2
-	sudo=""
-	[ "$(id -u)" -eq 0 ] || sudo="sudo"
-	$sudo apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+bash scripts/debian-packages.sh train-cornernet "about a minute" python3-torch python3-numpy
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

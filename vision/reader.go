@@ -127,7 +127,6 @@ type Reader struct {
 	// current frame (full resolution) when cornerOK.
 	corner      cornerNet
 	cornerGuess [4][2]float64
-	cornerMass  [4]float64
 	cornerOK    bool
 }
 
@@ -210,8 +209,8 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 			h, gridConf, found = r.locateNear(*near, scale, src.Cols(), src.Rows())
 		} else {
 			if useCornerNet {
-				c, m, err := r.corner.guess(src)
-				r.cornerGuess, r.cornerMass, r.cornerOK = c, m, err == nil
+				c, _, err := r.corner.guess(src)
+				r.cornerGuess, r.cornerOK = c, err == nil
 			}
 			h, _, gridConf, found = r.locateGrid(scale, src.Cols(), src.Rows())
 		}
