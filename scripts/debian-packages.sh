@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs those of the given Debian packages that are missing (apt, with
-# sudo when not root). Used by setup.sh and train-cornernet.sh.
+# sudo when not root). Used by setup.sh, train-cornernet.sh and
+# train-patchnet.sh.
 #
 #   scripts/debian-packages.sh WHO HOW_LONG PACKAGE...
 #

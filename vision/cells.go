@@ -98,6 +98,10 @@ type cellCtx struct {
 	lookXs  []float32
 	lookHid []float32
 	lookPts []float32 // a place's sample points' features (lookInput)
+	// patchPix and patchExtra hold the cells' inputs to the third look
+	// (samplePatches).
+	patchPix   []uint8
+	patchExtra []float32
 	// fillBuf is fill's room for the rows' spans; ptX and ptY hold a
 	// cell's sample points for the network (cellPoints).
 	fillBuf []float64
@@ -246,6 +250,8 @@ type cellsKept struct {
 	cam           camera
 	hyp           [25]int
 	netIn, lookIn []float32
+	patchPix      []uint8
+	patchExtra    []float32
 }
 
 // keep sets aside res and c's state.
@@ -253,6 +259,8 @@ func (k *cellsKept) keep(c *cellCtx, res *Result) {
 	k.res, k.agree, k.cover, k.cam, k.hyp = *res, c.agree, c.cover, c.cam, c.hyp
 	k.netIn = append(k.netIn[:0], c.netIn...)
 	k.lookIn = append(k.lookIn[:0], c.lookIn...)
+	k.patchPix = append(k.patchPix[:0], c.patchPix...)
+	k.patchExtra = append(k.patchExtra[:0], c.patchExtra...)
 }
 
 // restore puts back the reading kept.
@@ -261,6 +269,8 @@ func (k *cellsKept) restore(c *cellCtx, res *Result) {
 	c.agree, c.cover, c.cam = k.agree, k.cover, k.cam
 	c.netIn = append(c.netIn[:0], k.netIn...)
 	c.lookIn = append(c.lookIn[:0], k.lookIn...)
+	c.patchPix = append(c.patchPix[:0], k.patchPix...)
+	c.patchExtra = append(c.patchExtra[:0], k.patchExtra...)
 }
 
 // restoreAll is restore that also puts back the hypotheses read and their
@@ -303,6 +313,7 @@ func (r *Reader) finishCells(all image.Rectangle, res *Result) {
 	}
 	c.cellLogProbs(n)
 	c.secondLook(&r.px, &r.model, lookNetInUse())
+	r.thirdLook(float64(r.full.w) / float64(r.px.w))
 	var lp [25][nHyp]float64
 	var best [25]int
 	for i := range c.hyp {

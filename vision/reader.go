@@ -128,6 +128,14 @@ type Reader struct {
 	corner      cornerNet
 	cornerGuess [4][2]float64
 	cornerOK    bool
+	// patch is the third look's network; full the frame being read at
+	// full resolution (the source's own memory when it is continuous
+	// BGR), which it samples.
+	patch patchNet
+	full  pixels
+	// collectPatches makes the third look sample its inputs with the
+	// network off (the trainer's export).
+	collectPatches bool
 }
 
 // NewReader makes a Reader; Close it when done.
@@ -150,6 +158,7 @@ func NewReader() *Reader {
 // Close releases the Reader's Mats.
 func (r *Reader) Close() error {
 	r.corner.close()
+	r.patch.close()
 	for _, m := range []*gocv.Mat{&r.bgr, &r.small, &r.gray, &r.ridges, &r.edges, &r.colourEdges, &r.fullGray, &r.blurred} {
 		if err := m.Close(); err != nil {
 			return err
@@ -451,6 +460,11 @@ func (r *Reader) prepare(img gocv.Mat) (gocv.Mat, float64, error) {
 	r.segReady = false
 	r.gradsReady = false
 	gocv.CvtColor(src, &r.fullGray, gocv.ColorBGRToGray)
+	if data, err := src.DataPtrUint8(); err == nil && src.IsContinuous() {
+		r.full = pixels{w: src.Cols(), h: src.Rows(), bgr: data}
+	} else if err := r.full.load(src); err != nil {
+		return src, 0, err
+	}
 	if err := r.px.load(r.small); err != nil {
 		return src, 0, err
 	}

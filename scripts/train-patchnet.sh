@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Retrains the patch network (the third look, vision/patchnet.go) and
+# rewrites vision/patchnet.onnx. A development step, not part of the
+# build: the reader only needs the ONNX file. Installs Debian's PyTorch if
+# missing.
+#
+#   scripts/train-patchnet.sh [TRAIN_SEEDS [CHECK_SEEDS [EPOCHS]]]
+#
+# Seeds are sim seeds (ranges a-b,c-d) already rendered into
+# COMPANION_SIM_CACHE (default /tmp/simcache; `companion render --seed N
+# --out DIR` fills it); seeds not rendered are skipped. Defaults
+# 10000-17999 to train, 18000-18999 to check. Never the hold-out (100000
+# on) or the regression suite (5000-5039).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+train=${1:-10000-16999,17000-17999}
+check=${2:-18000-18999}
+epochs=${3:-8}
+export COMPANION_SIM_CACHE=${COMPANION_SIM_CACHE:-/tmp/simcache}
+
+bash scripts/setup.sh
+bash scripts/debian-packages.sh train-patchnet "about a minute" python3-torch python3-numpy
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+go test -run 'TestPatchNetData$' -timeout 60m ./vision -args -patchdata "$train" -patchout "$work/train"
+go test -run 'TestPatchNetData$' -timeout 60m ./vision -args -patchdata "$check" -patchout "$work/check" -patchcheck
+/usr/bin/python3 vision/patchnet_train.py "$work/train" "$work/check" "$work/patchnet.onnx" "$epochs"
+cp "$work/patchnet.onnx" vision/patchnet.onnx
+echo "train-patchnet: wrote vision/patchnet.onnx; judge it end to end (accuracy harness, cold) before keeping it" >&2

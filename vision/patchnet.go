@@ -1,0 +1,224 @@
+package vision
+
+import (
+	_ "embed"
+	"fmt"
+	"math"
+
+	"gocv.io/x/gocv"
+)
+
+// The third look: the cell networks and the second look see the frame
+// through hand-made measures (the colour labels' posteriors, grey
+// contrast, the tiers' edges at set places), on the reduced frame. The
+// third look sees the pixels themselves at full resolution: each cell's
+// colours resampled on each footing's plane (the board and the three
+// tiers' tops), so that what stands on that plane is seen square. A
+// convolutional network (trained with PyTorch, patchnet_train.py; run by
+// OpenCV's dnn module from patchnet.onnx) reads the planes with the second
+// look's log-probabilities and the cell's geometry, and corrects the
+// log-probabilities. From straight above a level-2 tier differs from a
+// level-1 block by a rim a few hundredths of a pitch wide, which the
+// reduced frame smears.
+
+//go:embed patchnet.onnx
+var patchNetONNX []byte
+
+// usePatchNet lets the third look correct the cells' log-probabilities.
+var usePatchNet = true
+
+const (
+	patchSide     = 32 // samples a side of each plane's patch
+	patchPlanes   = 4  // the board and the three tiers' tops
+	patchChannels = 3 * patchPlanes
+	patchPixels   = patchChannels * patchSide * patchSide
+	// patchMargin (pitches) widens the patch beyond the cell each way:
+	// the rims lie at its edges.
+	patchMargin = 0.1
+	// patchExtra are the other inputs: the log-probabilities (relative to
+	// the best, clipped) and the cell's geometry.
+	patchExtra = nHyp + netGeom
+)
+
+// patchGate: only cells whose best log-probability leads the next by less
+// than this are looked at again. On 18000-18999 read at their true
+// corners moved 0.04 pitch, 31 % of the cells, holding 828 of the second
+// look's 834 errors. The trainer (patchnet_train.py, GATE) uses the same.
+const patchGate = 6.0
+
+// unsure reports whether log-probabilities lp are within patchGate.
+func unsure(lp *[nHyp]float64) bool {
+	a, b := math.Inf(-1), math.Inf(-1)
+	for _, v := range lp {
+		if v > a {
+			a, b = v, a
+		} else if v > b {
+			b = v
+		}
+	}
+	return a-b < patchGate
+}
+
+// patchNet holds the loaded network and its input Mats.
+type patchNet struct {
+	net        gocv.Net
+	pix, extra gocv.Mat
+	ready      bool
+}
+
+func (p *patchNet) close() {
+	if p.ready {
+		p.net.Close()
+		p.pix.Close()
+		p.extra.Close()
+		p.ready = false
+	}
+}
+
+func (p *patchNet) load() error {
+	if p.ready {
+		return nil
+	}
+	net, err := gocv.ReadNetFromONNXBytes(patchNetONNX)
+	if err != nil {
+		return fmt.Errorf("vision: loading the patch network: %w", err)
+	}
+	p.net, p.ready = net, true
+	p.pix = gocv.NewMatWithSizes([]int{25, patchChannels, patchSide, patchSide}, gocv.MatTypeCV32F)
+	p.extra = gocv.NewMatWithSizes([]int{25, patchExtra}, gocv.MatTypeCV32F)
+	return nil
+}
+
+// correct runs the network on cells' patches (uint8, patchPixels each)
+// and extra inputs, and adds its corrections to lp, one row per cell (at
+// most 25: the network takes 25 rows, the rest zero).
+func (p *patchNet) correct(pix []uint8, extra []float32, lp [][nHyp]float64) error {
+	n := len(lp)
+	if n == 0 {
+		return nil
+	}
+	if n > 25 || len(pix) != n*patchPixels || len(extra) != n*patchExtra {
+		return fmt.Errorf("vision: internal: the patch network's inputs are %d and %d values for %d cells", len(pix), len(extra), n)
+	}
+	if err := p.load(); err != nil {
+		return err
+	}
+	dp, err := p.pix.DataPtrFloat32()
+	if err != nil {
+		return fmt.Errorf("vision: the patch network's input: %w", err)
+	}
+	for i, v := range pix {
+		dp[i] = float32(v)
+	}
+	clear(dp[len(pix):])
+	de, err := p.extra.DataPtrFloat32()
+	if err != nil {
+		return fmt.Errorf("vision: the patch network's input: %w", err)
+	}
+	clear(de[copy(de, extra):])
+	p.net.SetInput(p.pix, "patch")
+	p.net.SetInput(p.extra, "extra")
+	out := p.net.Forward("corr")
+	defer out.Close()
+	corr, err := out.DataPtrFloat32()
+	if err != nil || len(corr) != 25*nHyp {
+		return fmt.Errorf("vision: the patch network gave %d values, want %d", len(corr), 25*nHyp)
+	}
+	for i := range lp {
+		for k := range lp[i] {
+			lp[i][k] += float64(corr[i*nHyp+k])
+		}
+	}
+	return nil
+}
+
+// samplePatches fills c.patchPix and c.patchExtra: each cell's colours
+// (r, g, b) on each footing's plane, sampled from the full-resolution
+// frame full (toFull scales the reduced frame's pixels to it), and its
+// log-probabilities and geometry.
+func (c *cellCtx) samplePatches(full *pixels, toFull float64) {
+	if len(c.patchPix) != 25*patchPixels {
+		c.patchPix, c.patchExtra = make([]uint8, 25*patchPixels), make([]float32, 25*patchExtra)
+	}
+	s := &c.set
+	planes := [patchPlanes]float64{0, s.tier1Top, s.tier2Top, s.tier3Top}
+	const step = (1 + 2*patchMargin) / patchSide
+	const n = patchSide * patchSide
+	for i := 0; i < 25; i++ {
+		col, row := float64(i%5), float64(i/5)
+		p := c.patchPix[i*patchPixels : (i+1)*patchPixels]
+		for pl, z := range planes {
+			q := p[pl*3*n : (pl+1)*3*n]
+			for gy := 0; gy < patchSide; gy++ {
+				for gx := 0; gx < patchSide; gx++ {
+					pt := c.cam.project(col-patchMargin+step*(float64(gx)+0.5), row-patchMargin+step*(float64(gy)+0.5), z)
+					v := full.bilinear((pt.X+0.5)*toFull-0.5, (pt.Y+0.5)*toFull-0.5)
+					j := gy*patchSide + gx
+					q[j], q[n+j], q[2*n+j] = uint8(v[0]+0.5), uint8(v[1]+0.5), uint8(v[2]+0.5)
+				}
+			}
+		}
+		x := c.patchExtra[i*patchExtra : (i+1)*patchExtra]
+		lp := &c.netLP[i]
+		best := math.Inf(-1)
+		for _, v := range lp {
+			best = math.Max(best, v)
+		}
+		for k, v := range lp {
+			x[k] = float32(math.Max(-lookClipLP, v-best))
+		}
+		copy(x[nHyp:], c.lookIn[(i+1)*lookInputs-netGeom:(i+1)*lookInputs])
+	}
+}
+
+// thirdLook samples the cells' patches and lets the patch network correct
+// the unsure cells' log-probabilities (when in use; collectPatches
+// samples them anyway, for the trainer).
+func (r *Reader) thirdLook(toFull float64) {
+	if (!usePatchNet && !r.collectPatches) || r.full.w == 0 {
+		return
+	}
+	c := &r.cc
+	c.samplePatches(&r.full, toFull)
+	if !usePatchNet {
+		return
+	}
+	var cells [25]int
+	n := 0
+	for i := range c.netLP {
+		if unsure(&c.netLP[i]) {
+			copy(c.patchPix[n*patchPixels:(n+1)*patchPixels], c.patchPix[i*patchPixels:(i+1)*patchPixels])
+			copy(c.patchExtra[n*patchExtra:(n+1)*patchExtra], c.patchExtra[i*patchExtra:(i+1)*patchExtra])
+			cells[n] = i
+			n++
+		}
+	}
+	lp := make([][nHyp]float64, n)
+	for j := range lp {
+		lp[j] = c.netLP[cells[j]]
+	}
+	// A network that does not load leaves the second look's reading: the
+	// file is built in, so that is a build fault TestPatchNetSizes catches.
+	if r.patch.correct(c.patchPix[:n*patchPixels], c.patchExtra[:n*patchExtra], lp) != nil {
+		return
+	}
+	for j, i := range cells[:n] {
+		c.netLP[i] = lp[j]
+	}
+}
+
+// bilinear is the colour (r, g, b) at (x, y), interpolated (the border's
+// beyond).
+func (p *pixels) bilinear(x, y float64) [3]float64 {
+	x0, y0 := math.Floor(x), math.Floor(y)
+	fx, fy := x-x0, y-y0
+	xi, yi := int(x0), int(y0)
+	var out [3]float64
+	for k, w := range [4]float64{(1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy} {
+		a, b, c := p.at(xi+k%2, yi+k/2)
+		out[0] += w * a
+		out[1] += w * b
+		out[2] += w * c
+	}
+	return out
+}

@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Trains the patch network (the third look, vision/patchnet.go) and writes
+its ONNX file.
+
+Each cell is seen as its colours resampled on four planes (the board and
+the three tiers' tops; 12 channels of PATCH x PATCH, raw 0-255) with its
+extra inputs: the second look's log-probabilities (relative to the best,
+clipped) and the cell's geometry. The network gives corrections that are
+added to those log-probabilities; it is trained by the cross-entropy of
+the sum against the true hypothesis, so a network that has learned
+nothing leaves the second look's reading. Only the cells the second look
+is unsure of (GATE) are trained on and corrected. Brightness and contrast
+are jittered.
+
+Development step, run by scripts/train-patchnet.sh:
+
+    patchnet_train.py TRAIN_PREFIX[,PREFIX...] CHECK_PREFIX OUT.onnx [EPOCHS]
+
+where the prefixes are TestPatchNetData's files. It needs PyTorch
+(Debian's python3-torch); the reader itself needs only the ONNX file.
+"""
+import os
+import sys
+import time
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+PATCH, CHANNELS, NHYP, EXTRA = 32, 12, 17, 21
+# GATE: only cells whose best log-probability leads the next by less than
+# this are looked at again (patchGate in patchnet.go); on 18000-18999 at
+# corners moved 0.04 pitch they are 31 % of the cells and hold 828 of the
+# second look's 834 errors.
+GATE = 6.0
+
+
+def unsure(extra):
+    s = np.sort(extra[:, :NHYP], 1)
+    return s[:, -1] - s[:, -2] < GATE
+
+
+def load(prefixes):
+    parts = [load_one(p) for p in prefixes.split(',')]
+    return tuple(np.concatenate(a) for a in zip(*parts))
+
+
+def load_one(prefix):
+    label = np.fromfile(prefix + '_label.bin', dtype=np.uint8).astype(np.int64)
+    pix = np.fromfile(prefix + '_pix.bin', dtype=np.uint8).reshape(-1, CHANNELS, PATCH, PATCH)
+    extra = np.fromfile(prefix + '_extra.bin', dtype='<f4').reshape(-1, EXTRA)
+    if not (len(label) == len(pix) == len(extra)):
+        sys.exit(f'{prefix}: {len(pix)} patches, {len(extra)} extras, {len(label)} labels')
+    return pix, extra, label
+
+
+def conv(cin, cout):
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+
+class PatchNet(nn.Module):
+    def __init__(self, emean, esd):
+        super().__init__()
+        self.register_buffer('emean', torch.as_tensor(emean))
+        self.register_buffer('esd', torch.as_tensor(esd))
+        self.features = nn.Sequential(
+            conv(CHANNELS, 24), nn.MaxPool2d(2),
+            conv(24, 48), nn.MaxPool2d(2),
+            conv(48, 64), nn.MaxPool2d(2),
+            conv(64, 64), nn.AdaptiveAvgPool2d(2))
+        self.fc = nn.Sequential(nn.Linear(64 * 4 + EXTRA, 128), nn.ReLU(inplace=True), nn.Linear(128, NHYP))
+        nn.init.zeros_(self.fc[2].weight)
+        nn.init.zeros_(self.fc[2].bias)
+
+    def forward(self, patch, extra):
+        f = self.features((patch - 127.5) / 64.0).flatten(1)
+        e = (extra - self.emean) / self.esd
+        return self.fc(torch.cat([f, e], 1))
+
+
+def evaluate(net, pix, extra, label, batch=1024):
+    net.eval()
+    right0 = right = 0
+    with torch.no_grad():
+        for i in range(0, len(pix), batch):
+            p = torch.from_numpy(pix[i:i + batch]).float()
+            e = torch.from_numpy(extra[i:i + batch])
+            y = torch.from_numpy(label[i:i + batch])
+            lp = e[:, :NHYP]
+            right0 += (lp.argmax(1) == y).sum().item()
+            right += ((lp + net(p, e)).argmax(1) == y).sum().item()
+    return right0, right
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    train_prefix, check_prefix, out = sys.argv[1:4]
+    epochs = int(sys.argv[4]) if len(sys.argv) > 4 else 8
+    torch.set_num_threads(os.cpu_count() or 1)
+    torch.manual_seed(1)
+    np.random.seed(1)
+    tp, te, tl = load(train_prefix)
+    cp, ce, cl = load(check_prefix)
+    keep = unsure(te)
+    tp, te, tl = tp[keep], te[keep], tl[keep]
+    ckeep = unsure(ce)
+    cells, cwrong = len(cl), int((ce[~ckeep, :NHYP].argmax(1) != cl[~ckeep]).sum())
+    cp, ce, cl = cp[ckeep], ce[ckeep], cl[ckeep]
+    print(f'{len(tp)} unsure training cells, {len(cp)} unsure check cells of {cells} ({cwrong} sure ones wrong)', flush=True)
+    emean = te.mean(0)
+    esd = np.maximum(te.std(0), 1e-3)
+    net = PatchNet(emean, esd)
+    batch = 256
+    steps = epochs * (len(tp) // batch)
+    opt = torch.optim.AdamW(net.parameters(), lr=1e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=2e-3, total_steps=steps, pct_start=0.15)
+    right = lambda r: (cells - cwrong - (len(cl) - r)) / cells
+    base, now = evaluate(net, cp, ce, cl)
+    print(f'check cells right: second look {right(base):.4f}, untrained {right(now):.4f}', flush=True)
+    for ep in range(epochs):
+        net.train()
+        start, total = time.time(), 0.0
+        perm = np.random.permutation(len(tp))
+        nb = len(perm) // batch
+        for i in range(nb):
+            idx = np.sort(perm[i * batch:(i + 1) * batch])
+            p = torch.from_numpy(tp[idx]).float()
+            p = p * (1 + 0.3 * (torch.rand(batch, 1, 1, 1) - 0.5)) + 40 * (torch.rand(batch, 1, 1, 1) - 0.5) \
+                + 10 * (torch.rand(batch, 3, 1, 1).repeat(1, CHANNELS // 3, 1, 1) - 0.5)
+            e = torch.from_numpy(te[idx])
+            y = torch.from_numpy(tl[idx])
+            loss = F.cross_entropy(e[:, :NHYP] + net(p, e), y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item()
+        base, now = evaluate(net, cp, ce, cl)
+        print(f'epoch {ep}: loss {total / nb:.4f}; check cells right: second look {right(base):.4f}, with the third {right(now):.4f} '
+              f'({time.time() - start:.0f} s)', flush=True)
+        net.eval()
+        torch.onnx.export(net, (torch.zeros(25, CHANNELS, PATCH, PATCH), torch.zeros(25, EXTRA)), out, opset_version=11,
+                          input_names=['patch', 'extra'], output_names=['corr'])
+        # OpenCV 4.6 cannot import this graph with a free batch size (the
+        # concatenation's shapes): the reader always gives 25 cells.
+        torch.save(net.state_dict(), out + '.pt')
+    print('wrote', out)
+
+
+if __name__ == '__main__':
+    main()
