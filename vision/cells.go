@@ -252,11 +252,13 @@ type cellsKept struct {
 	netIn, lookIn []float32
 	patchPix      []uint8
 	patchExtra    []float32
+	netLP         [25][nHyp]float64
 }
 
 // keep sets aside res and c's state.
 func (k *cellsKept) keep(c *cellCtx, res *Result) {
 	k.res, k.agree, k.cover, k.cam, k.hyp = *res, c.agree, c.cover, c.cam, c.hyp
+	k.netLP = c.netLP
 	k.netIn = append(k.netIn[:0], c.netIn...)
 	k.lookIn = append(k.lookIn[:0], c.lookIn...)
 	k.patchPix = append(k.patchPix[:0], c.patchPix...)
@@ -267,6 +269,7 @@ func (k *cellsKept) keep(c *cellCtx, res *Result) {
 func (k *cellsKept) restore(c *cellCtx, res *Result) {
 	*res = k.res
 	c.agree, c.cover, c.cam = k.agree, k.cover, k.cam
+	c.netLP = k.netLP
 	c.netIn = append(c.netIn[:0], k.netIn...)
 	c.lookIn = append(c.lookIn[:0], k.lookIn...)
 	c.patchPix = append(c.patchPix[:0], k.patchPix...)
@@ -313,7 +316,22 @@ func (r *Reader) finishCells(all image.Rectangle, res *Result) {
 	}
 	c.cellLogProbs(n)
 	c.secondLook(&r.px, &r.model, lookNetInUse())
-	r.thirdLook(float64(r.full.w) / float64(r.px.w))
+	c.decideAll(res)
+}
+
+// decideAll reads every cell from c.netLP into res, with the agreement and
+// cover the confidence model takes.
+func (c *cellCtx) decideAll(res *Result) {
+	best := c.decide(&res.Board, &res.Confidence)
+	for i, k := range best {
+		c.agree[i] = c.agreement(i, k)
+		c.cover[i][0], c.cover[i][1] = c.cellCover(i, res.Board[i])
+	}
+}
+
+// decide reads each cell from its log-probabilities c.netLP into board
+// and conf, and gives the hypotheses picked.
+func (c *cellCtx) decide(board *observation.Board, conf *[25]float64) [25]int {
 	var lp [25][nHyp]float64
 	var best [25]int
 	for i := range c.hyp {
@@ -342,11 +360,10 @@ func (r *Reader) finishCells(all image.Rectangle, res *Result) {
 		for _, v := range c.netLP[i] {
 			z += math.Exp(v - lp[i][k])
 		}
-		res.Board[i] = hypSquare(k)
-		res.Confidence[i] = 1 / z
-		c.agree[i] = c.agreement(i, k)
-		c.cover[i][0], c.cover[i][1] = c.cellCover(i, res.Board[i])
+		board[i] = hypSquare(k)
+		conf[i] = 1 / z
 	}
+	return best
 }
 
 // agreement gives how far the reading's parts agree on cell i's pick k:

@@ -46,6 +46,14 @@ const (
 // look's 834 errors. The trainer (patchnet_train.py, GATE) uses the same.
 const patchGate = 6.0
 
+// patchClip bounds each correction. Unbounded, the network read three
+// of bare board 20191's cells, lit unevenly, a level up at its true
+// corners (TestReadBareBoardLitUnevenly); bounded by 1, none. On
+// 18000-18999's unsure cells at corners moved 0.012 pitch, bounds of 1 /
+// 2 / 3 / none leave 396 / 396 / 389 / 388 cells wrong (the second look
+// alone 471).
+const patchClip = 1.0
+
 // unsure reports whether log-probabilities lp are within patchGate.
 func unsure(lp *[nHyp]float64) bool {
 	a, b := math.Inf(-1), math.Inf(-1)
@@ -126,17 +134,17 @@ func (p *patchNet) correct(pix []uint8, extra []float32, lp [][nHyp]float64) err
 	}
 	for i := range lp {
 		for k := range lp[i] {
-			lp[i][k] += float64(corr[i*nHyp+k])
+			lp[i][k] += max(-patchClip, min(patchClip, float64(corr[i*nHyp+k])))
 		}
 	}
 	return nil
 }
 
-// samplePatches fills c.patchPix and c.patchExtra: each cell's colours
-// (r, g, b) on each footing's plane, sampled from the full-resolution
-// frame full (toFull scales the reduced frame's pixels to it), and its
-// log-probabilities and geometry.
-func (c *cellCtx) samplePatches(full *pixels, toFull float64) {
+// samplePatches fills c.patchPix and c.patchExtra, row j for cell
+// cells[j]: its colours (r, g, b) on each footing's plane, sampled from
+// the full-resolution frame full (toFull scales the reduced frame's
+// pixels to it), and its log-probabilities and geometry.
+func (c *cellCtx) samplePatches(full *pixels, toFull float64, cells []int) {
 	if len(c.patchPix) != 25*patchPixels {
 		c.patchPix, c.patchExtra = make([]uint8, 25*patchPixels), make([]float32, 25*patchExtra)
 	}
@@ -144,21 +152,21 @@ func (c *cellCtx) samplePatches(full *pixels, toFull float64) {
 	planes := [patchPlanes]float64{0, s.tier1Top, s.tier2Top, s.tier3Top}
 	const step = (1 + 2*patchMargin) / patchSide
 	const n = patchSide * patchSide
-	for i := 0; i < 25; i++ {
+	for j, i := range cells {
 		col, row := float64(i%5), float64(i/5)
-		p := c.patchPix[i*patchPixels : (i+1)*patchPixels]
+		p := c.patchPix[j*patchPixels : (j+1)*patchPixels]
 		for pl, z := range planes {
 			q := p[pl*3*n : (pl+1)*3*n]
 			for gy := 0; gy < patchSide; gy++ {
 				for gx := 0; gx < patchSide; gx++ {
 					pt := c.cam.project(col-patchMargin+step*(float64(gx)+0.5), row-patchMargin+step*(float64(gy)+0.5), z)
 					v := full.bilinear((pt.X+0.5)*toFull-0.5, (pt.Y+0.5)*toFull-0.5)
-					j := gy*patchSide + gx
-					q[j], q[n+j], q[2*n+j] = uint8(v[0]+0.5), uint8(v[1]+0.5), uint8(v[2]+0.5)
+					k := gy*patchSide + gx
+					q[k], q[n+k], q[2*n+k] = uint8(v[0]+0.5), uint8(v[1]+0.5), uint8(v[2]+0.5)
 				}
 			}
 		}
-		x := c.patchExtra[i*patchExtra : (i+1)*patchExtra]
+		x := c.patchExtra[j*patchExtra : (j+1)*patchExtra]
 		lp := &c.netLP[i]
 		best := math.Inf(-1)
 		for _, v := range lp {
@@ -171,28 +179,41 @@ func (c *cellCtx) samplePatches(full *pixels, toFull float64) {
 	}
 }
 
-// thirdLook samples the cells' patches and lets the patch network correct
-// the unsure cells' log-probabilities (when in use; collectPatches
-// samples them anyway, for the trainer).
-func (r *Reader) thirdLook(toFull float64) {
-	if (!usePatchNet && !r.collectPatches) || r.full.w == 0 {
-		return
+// allCells are the 25 cells in order.
+var allCells = func() (a [25]int) {
+	for i := range a {
+		a[i] = i
 	}
+	return
+}()
+
+// thirdLook lets the patch network correct the unsure cells'
+// log-probabilities of the reading made, and reports whether it did (when
+// in use; collectPatches samples every cell with the network off, for the
+// trainer).
+func (r *Reader) thirdLook(toFull float64) bool {
 	c := &r.cc
-	c.samplePatches(&r.full, toFull)
+	if r.full.w == 0 || len(c.lookIn) != 25*lookInputs || len(cellNetInUse()) == 0 {
+		return false
+	}
 	if !usePatchNet {
-		return
+		if r.collectPatches {
+			c.samplePatches(&r.full, toFull, allCells[:])
+		}
+		return false
 	}
 	var cells [25]int
 	n := 0
 	for i := range c.netLP {
 		if unsure(&c.netLP[i]) {
-			copy(c.patchPix[n*patchPixels:(n+1)*patchPixels], c.patchPix[i*patchPixels:(i+1)*patchPixels])
-			copy(c.patchExtra[n*patchExtra:(n+1)*patchExtra], c.patchExtra[i*patchExtra:(i+1)*patchExtra])
 			cells[n] = i
 			n++
 		}
 	}
+	if n == 0 {
+		return false
+	}
+	c.samplePatches(&r.full, toFull, cells[:n])
 	lp := make([][nHyp]float64, n)
 	for j := range lp {
 		lp[j] = c.netLP[cells[j]]
@@ -200,11 +221,12 @@ func (r *Reader) thirdLook(toFull float64) {
 	// A network that does not load leaves the second look's reading: the
 	// file is built in, so that is a build fault TestPatchNetSizes catches.
 	if r.patch.correct(c.patchPix[:n*patchPixels], c.patchExtra[:n*patchExtra], lp) != nil {
-		return
+		return false
 	}
 	for j, i := range cells[:n] {
 		c.netLP[i] = lp[j]
 	}
+	return true
 }
 
 // bilinear is the colour (r, g, b) at (x, y), interpolated (the border's
