@@ -250,8 +250,6 @@ type cellsKept struct {
 	cam           camera
 	hyp           [25]int
 	netIn, lookIn []float32
-	patchPix      []uint8
-	patchExtra    []float32
 	netLP         [25][nHyp]float64
 }
 
@@ -261,8 +259,6 @@ func (k *cellsKept) keep(c *cellCtx, res *Result) {
 	k.netLP = c.netLP
 	k.netIn = append(k.netIn[:0], c.netIn...)
 	k.lookIn = append(k.lookIn[:0], c.lookIn...)
-	k.patchPix = append(k.patchPix[:0], c.patchPix...)
-	k.patchExtra = append(k.patchExtra[:0], c.patchExtra...)
 }
 
 // restore puts back the reading kept.
@@ -272,8 +268,6 @@ func (k *cellsKept) restore(c *cellCtx, res *Result) {
 	c.netLP = k.netLP
 	c.netIn = append(c.netIn[:0], k.netIn...)
 	c.lookIn = append(c.lookIn[:0], k.lookIn...)
-	c.patchPix = append(c.patchPix[:0], k.patchPix...)
-	c.patchExtra = append(c.patchExtra[:0], k.patchExtra...)
 }
 
 // restoreAll is restore that also puts back the hypotheses read and their

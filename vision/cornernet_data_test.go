@@ -1,13 +1,10 @@
 package vision
 
 import (
-	"bufio"
 	"encoding/binary"
 	"flag"
 	"fmt"
 	"image"
-	"os"
-	"strings"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -30,36 +27,13 @@ func TestCornerNetData(t *testing.T) {
 	if *cornerData == "" || *cornerOut == "" {
 		t.Skip("run with -cornerdata A-B[,C-D] -cornerout PREFIX")
 	}
-	var seeds []int64
-	for _, rg := range strings.Split(*cornerData, ",") {
-		a, b := seedRange(t, rg, !*cornerCheck)
-		if b >= 100000 {
-			t.Fatal("seeds from 100000 are the hold-out: never look at them while training")
-		}
-		for s := a; s <= b; s++ {
-			seeds = append(seeds, s)
-		}
-	}
-	cache := os.Getenv("COMPANION_SIM_CACHE")
-	create := func(suffix string) (*os.File, *bufio.Writer) {
-		f, err := os.Create(*cornerOut + suffix)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return f, bufio.NewWriter(f)
-	}
-	fi, wi := create("_img.bin")
-	fc, wc := create("_corners.bin")
-	fs, ws := create("_seeds.txt")
+	seeds := exportSeeds(t, *cornerData, *cornerCheck, *cornerOnlyHas)
+	out := createExport(t, *cornerOut, "_img.bin", "_corners.bin", "_seeds.txt")
+	wi, wc, ws := out.w[0], out.w[1], out.w[2]
 	small := gocv.NewMat()
 	defer small.Close()
 	n := 0
 	for _, s := range seeds {
-		if *cornerOnlyHas && cache != "" {
-			if _, err := os.Stat(fmt.Sprintf("%s/seed-%d.jpg", cache, s)); err != nil {
-				continue
-			}
-		}
 		m, truth, err := loadSimFrame(s)
 		if err != nil {
 			t.Fatal(err)
@@ -79,16 +53,6 @@ func TestCornerNetData(t *testing.T) {
 		fmt.Fprintln(ws, s)
 		n++
 	}
-	for _, x := range []struct {
-		w *bufio.Writer
-		f *os.File
-	}{{wi, fi}, {wc, fc}, {ws, fs}} {
-		if err := x.w.Flush(); err != nil {
-			t.Fatal(err)
-		}
-		if err := x.f.Close(); err != nil {
-			t.Fatal(err)
-		}
-	}
+	out.close(t)
 	t.Logf("%d frames written to %s_*", n, *cornerOut)
 }

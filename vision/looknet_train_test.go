@@ -74,6 +74,15 @@ func collectLook(t *testing.T, a, b int64) []lookSample {
 // overSeeds runs read on each of seeds a..b's frames, two readers sharing
 // the seeds, and gives what it gave, the first reader's seeds first.
 func overSeeds[T any](t *testing.T, a, b int64, read func(r *Reader, seed int64, m gocv.Mat, truth sim.Truth) []T) []T {
+	var seeds []int64
+	for s := a; s <= b; s++ {
+		seeds = append(seeds, s)
+	}
+	return overSeedList(t, seeds, read)
+}
+
+// overSeedList is overSeeds over a list of seeds.
+func overSeedList[T any](t *testing.T, seeds []int64, read func(r *Reader, seed int64, m gocv.Mat, truth sim.Truth) []T) []T {
 	const workers = 2
 	parts := make([][]T, workers)
 	errs := make([]error, workers)
@@ -84,13 +93,13 @@ func overSeeds[T any](t *testing.T, a, b int64, read func(r *Reader, seed int64,
 			defer wg.Done()
 			r := NewReader()
 			defer r.Close()
-			for s := a + int64(w); s <= b; s += workers {
-				m, truth, err := loadSimFrame(s)
+			for j := w; j < len(seeds); j += workers {
+				m, truth, err := loadSimFrame(seeds[j])
 				if err != nil {
 					errs[w] = err
 					return
 				}
-				parts[w] = append(parts[w], read(r, s, m, truth)...)
+				parts[w] = append(parts[w], read(r, seeds[j], m, truth)...)
 				m.Close()
 			}
 		}()

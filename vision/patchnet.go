@@ -214,13 +214,13 @@ func (r *Reader) thirdLook(toFull float64) bool {
 		return false
 	}
 	c.samplePatches(&r.full, toFull, cells[:n])
-	lp := make([][nHyp]float64, n)
-	for j := range lp {
-		lp[j] = c.netLP[cells[j]]
+	var lp [25][nHyp]float64
+	for j, i := range cells[:n] {
+		lp[j] = c.netLP[i]
 	}
 	// A network that does not load leaves the second look's reading: the
 	// file is built in, so that is a build fault TestPatchNetSizes catches.
-	if r.patch.correct(c.patchPix[:n*patchPixels], c.patchExtra[:n*patchExtra], lp) != nil {
+	if r.patch.correct(c.patchPix[:n*patchPixels], c.patchExtra[:n*patchExtra], lp[:n]) != nil {
 		return false
 	}
 	for j, i := range cells[:n] {

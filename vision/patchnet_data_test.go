@@ -1,16 +1,16 @@
 package vision
 
 import (
-	"bufio"
 	"encoding/binary"
 	"flag"
 	"fmt"
 	"math"
 	"math/rand"
-	"os"
-	"strings"
-	"sync"
 	"testing"
+
+	"companion/sim"
+
+	"gocv.io/x/gocv"
 )
 
 var (
@@ -39,105 +39,44 @@ func TestPatchNetData(t *testing.T) {
 	if *patchData == "" || *patchOut == "" {
 		t.Skip("run with -patchdata A-B[,C-D] -patchout PREFIX")
 	}
-	var seeds []int64
-	cache := os.Getenv("COMPANION_SIM_CACHE")
-	for _, rg := range strings.Split(*patchData, ",") {
-		a, b := seedRange(t, rg, !*patchCheck)
-		if b >= 100000 {
-			t.Fatal("seeds from 100000 are the hold-out: never look at them while training")
-		}
-		for s := a; s <= b; s++ {
-			if cache != "" {
-				if _, err := os.Stat(fmt.Sprintf("%s/seed-%d.jpg", cache, s)); err != nil {
-					continue
-				}
-			}
-			seeds = append(seeds, s)
-		}
-	}
+	seeds := exportSeeds(t, *patchData, *patchCheck, true)
 	defer func(u bool) { usePatchNet = u }(usePatchNet)
 	usePatchNet = false
-	const workers = 2
-	parts := make([][]patchRecord, workers)
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r := NewReader()
-			defer r.Close()
-			r.collectPatches = true
-			for j := w; j < len(seeds); j += workers {
-				s := seeds[j]
-				m, truth, err := loadSimFrame(s)
-				if err != nil {
-					errs[w] = err
-					return
-				}
-				pitch := math.Hypot(truth.Corners[1][0]-truth.Corners[0][0], truth.Corners[1][1]-truth.Corners[0][1]) / 5
-				rng := rand.New(rand.NewSource(s + 13))
-				for rep := 0; rep < *patchReps; rep++ {
-					c := truth.Corners
-					for k := range c {
-						c[k][0] += rng.NormFloat64() * *patchJit * pitch
-						c[k][1] += rng.NormFloat64() * *patchJit * pitch
-					}
-					if _, err := r.ReadWithCorners(m, c); err != nil || len(r.cc.patchPix) != 25*patchPixels {
-						continue
-					}
-					for i := 0; i < 25; i++ {
-						parts[w] = append(parts[w], patchRecord{
-							pix:   append([]uint8(nil), r.cc.patchPix[i*patchPixels:(i+1)*patchPixels]...),
-							extra: append([]float32(nil), r.cc.patchExtra[i*patchExtra:(i+1)*patchExtra]...),
-							label: uint8(hypIndex(truth.Board[i])),
-							seed:  s,
-						})
-					}
-				}
-				m.Close()
+	recs := overSeedList(t, seeds, func(r *Reader, s int64, m gocv.Mat, truth sim.Truth) []patchRecord {
+		r.collectPatches = true
+		var out []patchRecord
+		pitch := math.Hypot(truth.Corners[1][0]-truth.Corners[0][0], truth.Corners[1][1]-truth.Corners[0][1]) / 5
+		rng := rand.New(rand.NewSource(s + 13))
+		for rep := 0; rep < *patchReps; rep++ {
+			c := truth.Corners
+			for k := range c {
+				c[k][0] += rng.NormFloat64() * *patchJit * pitch
+				c[k][1] += rng.NormFloat64() * *patchJit * pitch
 			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	create := func(suffix string) (*os.File, *bufio.Writer) {
-		f, err := os.Create(*patchOut + suffix)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return f, bufio.NewWriter(f)
-	}
-	fp, wp := create("_pix.bin")
-	fe, we := create("_extra.bin")
-	fl, wl := create("_label.bin")
-	fs, ws := create("_seeds.txt")
-	n := 0
-	for _, p := range parts {
-		for _, rec := range p {
-			wp.Write(rec.pix)
-			if err := binary.Write(we, binary.LittleEndian, rec.extra); err != nil {
-				t.Fatal(err)
+			if _, err := r.ReadWithCorners(m, c); err != nil || len(r.cc.patchPix) != 25*patchPixels {
+				continue
 			}
-			wl.WriteByte(rec.label)
-			fmt.Fprintln(ws, rec.seed)
-			n++
+			for i := 0; i < 25; i++ {
+				out = append(out, patchRecord{
+					pix:   append([]uint8(nil), r.cc.patchPix[i*patchPixels:(i+1)*patchPixels]...),
+					extra: append([]float32(nil), r.cc.patchExtra[i*patchExtra:(i+1)*patchExtra]...),
+					label: uint8(hypIndex(truth.Board[i])),
+					seed:  s,
+				})
+			}
 		}
-	}
-	for _, f := range []struct {
-		f *os.File
-		w *bufio.Writer
-	}{{fp, wp}, {fe, we}, {fl, wl}, {fs, ws}} {
-		if err := f.w.Flush(); err != nil {
+		return out
+	})
+	out := createExport(t, *patchOut, "_pix.bin", "_extra.bin", "_label.bin", "_seeds.txt")
+	wp, we, wl, ws := out.w[0], out.w[1], out.w[2], out.w[3]
+	for _, rec := range recs {
+		wp.Write(rec.pix)
+		if err := binary.Write(we, binary.LittleEndian, rec.extra); err != nil {
 			t.Fatal(err)
 		}
-		if err := f.f.Close(); err != nil {
-			t.Fatal(err)
-		}
+		wl.WriteByte(rec.label)
+		fmt.Fprintln(ws, rec.seed)
 	}
-	t.Logf("wrote %d cells of %d seeds to %s_*", n, len(seeds), *patchOut)
+	out.close(t)
+	t.Logf("wrote %d cells of %d seeds to %s_*", len(recs), len(seeds), *patchOut)
 }
