@@ -63,3 +63,40 @@ func withoutCornerNet(t *testing.T, f func()) {
 	defer func() { useCornerNet = was }()
 	f()
 }
+
+// The corner network's grid skips the search only where the search would
+// have found the same grid: on regression-suite frames, every shortcut
+// taken is within 0.05 pitch of the search's grid, and some are taken.
+func TestCornerShortcutAgreesWithSearch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders frames")
+	}
+	r := NewReader()
+	defer r.Close()
+	taken := 0
+	for seed := int64(5000); seed < 5030; seed++ {
+		m, _ := simFrame(t, seed)
+		src, scale, err := r.prepare(m)
+		if err != nil {
+			m.Close()
+			t.Fatal(err)
+		}
+		r.cornerGuess, r.cornerOK = r.corner.guessOK(src)
+		hs, _, ok := r.cornerShortcut(scale, src.Cols(), src.Rows())
+		g, _, _, found := r.locateGrid(scale, src.Cols(), src.Rows())
+		m.Close()
+		if !ok {
+			continue
+		}
+		taken++
+		if !found {
+			t.Errorf("seed %d: shortcut taken where the search finds no grid", seed)
+		} else if d := pitchErr(cornersOf(hs), cornersOf(g)); d > 0.05 {
+			t.Errorf("seed %d: shortcut's grid %.3f pitch from the search's", seed, d)
+		}
+	}
+	t.Logf("shortcut taken on %d of 30 frames", taken)
+	if taken < 3 {
+		t.Errorf("the shortcut taken on %d frames, want at least 3", taken)
+	}
+}

@@ -207,6 +207,7 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 	}
 	var h homography
 	gridConf := 1.0
+	shortcut := false // the corner network's grid skipped the search
 	if corners != nil {
 		if err := checkGivenCorners(*corners, img.Cols(), img.Rows()); err != nil {
 			return res, err
@@ -218,10 +219,13 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 			h, gridConf, found = r.locateNear(*near, scale, src.Cols(), src.Rows())
 		} else {
 			if useCornerNet {
-				c, _, err := r.corner.guess(src)
-				r.cornerGuess, r.cornerOK = c, err == nil
+				r.cornerGuess, r.cornerOK = r.corner.guessOK(src)
 			}
-			h, _, gridConf, found = r.locateGrid(scale, src.Cols(), src.Rows())
+			if h, gridConf, shortcut = r.cornerShortcut(scale, src.Cols(), src.Rows()); shortcut {
+				found = true
+			} else {
+				h, _, gridConf, found = r.locateGrid(scale, src.Cols(), src.Rows())
+			}
 		}
 		if !found {
 			return res, ErrNoGrid
@@ -255,7 +259,7 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 		ev     gridEvidence
 	}
 	pickedChoice := false
-	if corners == nil && near == nil {
+	if corners == nil && near == nil && !shortcut {
 		// The grids pickByCells tries overwrite the cells' reading: it
 		// sets this one aside, and it is put back rather than read again
 		// (about 25 ms). Reading it again gave the same cells and
