@@ -169,8 +169,23 @@ func (r *Reader) Close() error {
 
 // Read reads a BGR frame with no set-up: it finds the grid, then each cell.
 func (r *Reader) Read(img gocv.Mat) (Result, error) {
-	return r.read(img, nil)
+	res, err := r.read(img, nil)
+	if err != nil && useCornerFallback && r.cornerOK {
+		// Refused: on crowded boards the search's grids can all fail the
+		// board's checks where the corner network's grid, refined as a
+		// hint is, passes them. Read near it, as ReadNear does; the board
+		// test judges the grid found there as it judges a hint's.
+		guess := r.cornerGuess
+		if res2, err2 := r.readHinted(img, nil, &guess); err2 == nil {
+			return res2, nil
+		}
+	}
+	return res, err
 }
+
+// useCornerFallback lets Read read near the corner network's grid when the
+// search's grid is refused.
+var useCornerFallback = true
 
 // ReadWithCorners reads a BGR frame whose grid corners are known (A1, A5, E5,
 // E1 outer corners in pixels), skipping the localisation.
