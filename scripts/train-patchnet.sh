@@ -9,12 +9,14 @@
 # Seeds are sim seeds (ranges a-b,c-d) already rendered into
 # COMPANION_SIM_CACHE (default /tmp/simcache; `companion render --seed N
 # --out DIR` fills it); seeds not rendered are skipped. Defaults
-# 10000-17999 to train, 18000-18999 to check. Never the hold-out (100000
-# on) or the regression suite (5000-5039). About 25 minutes on two cores
-# for 10 epochs of the 5700 seeds rendered; needs about 10 GB of memory.
+# 10000-17999 and 19000-19999 to train, 18000-18999 to check. Never the
+# hold-out (100000 on) or the regression suite (5000-5039). PATCH_BOUND
+# (default 2) bounds each correction, as patchClip in vision/patchnet.go.
+# About 30 minutes on two cores for 10 epochs of the 6700 seeds rendered;
+# needs about 12 GB of memory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-train=${1:-10000-16999,17000-17999}
+train=${1:-10000-16999,17000-17999,19000-19999}
 check=${2:-18000-18999}
 epochs=${3:-10}
 export COMPANION_SIM_CACHE=${COMPANION_SIM_CACHE:-/tmp/simcache}

@@ -10,7 +10,10 @@ added to those log-probabilities; it is trained by the cross-entropy of
 the sum against the true hypothesis, so a network that has learned
 nothing leaves the second look's reading. Only the cells the second look
 is unsure of (GATE) are trained on and corrected. Brightness and contrast
-are jittered.
+are jittered, and the light is made uneven across the patch (a ramp and a
+lamp's spot), as a lamp low over the table lights a cell. Each correction
+is bounded smoothly by BOUND (BOUND tanh(x / BOUND)) in the graph itself,
+so the network learns within the bound the reader keeps.
 
 Development step, run by scripts/train-patchnet.sh:
 
@@ -33,6 +36,8 @@ PATCH, CHANNELS, NHYP, EXTRA = 32, 12, 17, 21
 # corners moved 0.04 pitch they are 31 % of the cells and hold 828 of the
 # second look's 834 errors.
 GATE = 6.0
+# BOUND: the largest correction (patchClip in patchnet.go).
+BOUND = float(os.environ.get('PATCH_BOUND', '2'))
 
 
 def unsure(extra):
@@ -75,7 +80,22 @@ class PatchNet(nn.Module):
     def forward(self, patch, extra):
         f = self.features((patch - 127.5) / 64.0).flatten(1)
         e = (extra - self.emean) / self.esd
-        return self.fc(torch.cat([f, e], 1))
+        return BOUND * torch.tanh(self.fc(torch.cat([f, e], 1)) / BOUND)
+
+
+def uneven_light(p):
+    """Multiplies each patch by a random ramp and, on some, a lamp's spot:
+    the same on every plane and channel, as one lamp lights all of them."""
+    n = p.shape[0]
+    ax = torch.linspace(-0.5, 0.5, PATCH)
+    y, x = ax.view(1, PATCH, 1), ax.view(1, 1, PATCH)
+    gx, gy = (torch.rand(n, 1, 1) - 0.5) * 0.6, (torch.rand(n, 1, 1) - 0.5) * 0.6
+    gain = 1 + gx * x + gy * y
+    cx, cy = torch.rand(n, 1, 1) * 1.6 - 0.8, torch.rand(n, 1, 1) * 1.6 - 0.8
+    rad = 0.2 + 0.4 * torch.rand(n, 1, 1)
+    spot = (torch.rand(n, 1, 1) < 0.4).float() * 0.5 * torch.rand(n, 1, 1)
+    gain = gain + spot * torch.exp(-((x - cx) ** 2 + (y - cy) ** 2) / (2 * rad ** 2))
+    return p * gain.unsqueeze(1)
 
 
 def evaluate(net, pix, extra, label, batch=1024):
@@ -128,6 +148,7 @@ def main():
             p = torch.from_numpy(tp[idx]).float()
             p = p * (1 + 0.3 * (torch.rand(batch, 1, 1, 1) - 0.5)) + 40 * (torch.rand(batch, 1, 1, 1) - 0.5) \
                 + 10 * (torch.rand(batch, 3, 1, 1).repeat(1, CHANNELS // 3, 1, 1) - 0.5)
+            p = uneven_light(p)
             e = torch.from_numpy(te[idx])
             y = torch.from_numpy(tl[idx])
             loss = F.cross_entropy(e[:, :NHYP] + net(p, e), y)
