@@ -1,6 +1,8 @@
 package vision
 
 import (
+	"math"
+	"math/rand"
 	"testing"
 )
 
@@ -48,5 +50,46 @@ func TestPatchNetSizes(t *testing.T) {
 	lp := make([][nHyp]float64, 3)
 	if err := p.correct(make([]uint8, 3*patchPixels), make([]float32, 3*patchExtra), lp); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Cells go through the network in batches of patchBatch, the last padded:
+// a cell's correction does not depend on which batch it is in, nor on
+// the padding, so 19 cells at once read as each cell alone.
+func TestPatchNetBatches(t *testing.T) {
+	var p patchNet
+	defer p.close()
+	const n = 19
+	rng := rand.New(rand.NewSource(1))
+	pix := make([]uint8, n*patchPixels)
+	for i := range pix {
+		pix[i] = uint8(rng.Intn(256))
+	}
+	extra := make([]float32, n*patchExtra)
+	for i := range extra {
+		extra[i] = float32(rng.NormFloat64())
+	}
+	all := make([][nHyp]float64, n)
+	if err := p.correct(pix, extra, all); err != nil {
+		t.Fatal(err)
+	}
+	moved := false
+	for i := 0; i < n; i++ {
+		one := make([][nHyp]float64, 1)
+		if err := p.correct(pix[i*patchPixels:(i+1)*patchPixels], extra[i*patchExtra:(i+1)*patchExtra], one); err != nil {
+			t.Fatal(err)
+		}
+		for k := range one[0] {
+			if math.Abs(one[0][k]-all[i][k]) > 1e-4 {
+				t.Fatalf("cell %d, hypothesis %d: %.6f alone, %.6f among %d", i, k, one[0][k], all[i][k], n)
+			}
+			moved = moved || one[0][k] != 0
+		}
+	}
+	if !moved {
+		t.Error("the network corrected nothing: the test shows nothing")
+	}
+	if err := p.correct(make([]uint8, 26*patchPixels), make([]float32, 26*patchExtra), make([][nHyp]float64, 26)); err == nil {
+		t.Error("26 cells: want an error")
 	}
 }

@@ -31,6 +31,8 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 PATCH, CHANNELS, NHYP, EXTRA = 32, 12, 17, 21
+# BATCH: the rows the ONNX file takes (patchBatch in patchnet.go).
+BATCH = 8
 # GATE: only cells whose best log-probability leads the next by less than
 # this are looked at again (patchGate in patchnet.go); on 18000-18999 at
 # corners moved 0.04 pitch they are 31 % of the cells and hold 828 of the
@@ -161,10 +163,10 @@ def main():
         print(f'epoch {ep}: loss {total / nb:.4f}; check cells right: second look {right(base):.4f}, with the third {right(now):.4f} '
               f'({time.time() - start:.0f} s)', flush=True)
         net.eval()
-        torch.onnx.export(net, (torch.zeros(25, CHANNELS, PATCH, PATCH), torch.zeros(25, EXTRA)), out, opset_version=11,
+        torch.onnx.export(net, (torch.zeros(BATCH, CHANNELS, PATCH, PATCH), torch.zeros(BATCH, EXTRA)), out, opset_version=11,
                           input_names=['patch', 'extra'], output_names=['corr'])
         # OpenCV 4.6 cannot import this graph with a free batch size (the
-        # concatenation's shapes): the reader always gives 25 cells.
+        # concatenation's shapes): the reader gives BATCH cells at a time.
         torch.save(net.state_dict(), out + '.pt')
     print('wrote', out)
 
