@@ -71,7 +71,7 @@ func (r *Reader) cornerShortcut(scale float64, w, h int) (homography, float64, b
 	if !ok || !hg.sure || hg.base < cornerShortcutBase {
 		return homography{}, 0, false
 	}
-	return hg.h, math.Max(nearSureConfidence, gridConfidence(hg.base)), true
+	return hg.h, hg.sureConfidence(), true
 }
 
 // guessOK is guess's corners and whether they may be used.

@@ -68,6 +68,12 @@ type hintedGrid struct {
 	sure bool       // the search can be skipped
 }
 
+// sureConfidence is the grid confidence of a refined hint that skips the
+// search.
+func (hg hintedGrid) sureConfidence() float64 {
+	return math.Max(nearSureConfidence, gridConfidence(hg.base))
+}
+
 // nearGrid refines the hinted grid c (full-resolution frame w x h); ok is
 // false when the hint is no grid or refinement leaves it (a stale hint).
 func (r *Reader) nearGrid(c [4][2]float64, scale float64, w, h int) (hintedGrid, bool) {
@@ -134,7 +140,7 @@ func (r *Reader) locateNearPath(c [4][2]float64, scale float64, w, h int) (homog
 	r.gridUnsure = false
 	hg, ok := r.nearGrid(c, scale, w, h)
 	if ok && hg.sure {
-		return hg.h, math.Max(nearSureConfidence, gridConfidence(hg.base)), true, nearSure
+		return hg.h, hg.sureConfidence(), true, nearSure
 	}
 	g, best, conf, found := r.locateGrid(scale, w, h)
 	if ok {
