@@ -2,6 +2,7 @@ package vision
 
 import (
 	"testing"
+	"time"
 
 	"gocv.io/x/gocv"
 )
@@ -126,11 +127,18 @@ func TestReadFallsBackToCornerNet(t *testing.T) {
 		if tc.refused && err == nil || !tc.refused && (err != nil || pitchErr(res.Corners, truth.Corners) < 0.5) {
 			t.Errorf("seed %d: without the fallback read %v, error %v: this test no longer shows the fallback", tc.seed, err == nil, err)
 		}
+		start := time.Now()
 		res, err = r.Read(m)
+		took := float64(time.Since(start).Microseconds()) / 1000
 		m.Close()
 		if err != nil {
 			t.Errorf("seed %d: with the fallback: %v", tc.seed, err)
 			continue
+		}
+		// The time reported is the whole read's, the search's attempt
+		// included, not the fallback's alone.
+		if res.Millis < 0.9*took {
+			t.Errorf("seed %d: reported %.1f ms of a read that took %.1f ms", tc.seed, res.Millis, took)
 		}
 		if e := pitchErr(res.Corners, truth.Corners); e > 0.2 {
 			t.Errorf("seed %d: grid %.3f pitch off, want within 0.2", tc.seed, e)

@@ -169,6 +169,7 @@ func (r *Reader) Close() error {
 
 // Read reads a BGR frame with no set-up: it finds the grid, then each cell.
 func (r *Reader) Read(img gocv.Mat) (Result, error) {
+	start := time.Now()
 	res, err := r.read(img, nil)
 	if useCornerFallback && r.cornerOK && (err != nil || pitchErr(res.Corners, r.cornerGuess) > cornerDisagree) {
 		// Refused, or far from the corner network's grid: on crowded
@@ -179,6 +180,8 @@ func (r *Reader) Read(img gocv.Mat) (Result, error) {
 		// it); the board test judges the grid found there as a hint's.
 		guess := r.cornerGuess
 		if res2, err2 := r.readHinted(img, nil, &guess); err2 == nil {
+			// The time is the whole read's, both attempts.
+			res2.Millis = float64(time.Since(start).Microseconds()) / 1000
 			return res2, nil
 		}
 	}
