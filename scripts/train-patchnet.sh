@@ -4,7 +4,7 @@
 # build: the reader only needs the ONNX file. Installs Debian's PyTorch if
 # missing.
 #
-#   scripts/train-patchnet.sh [TRAIN_SEEDS [CHECK_SEEDS [EPOCHS]]]
+#   scripts/train-patchnet.sh [TRAIN_SEEDS [CHECK_SEEDS [EPOCHS [MORE_SEEDS]]]]
 #
 # Seeds are sim seeds (ranges a-b,c-d) already rendered into
 # COMPANION_SIM_CACHE (default /tmp/simcache; `companion render --seed N
@@ -12,13 +12,17 @@
 # 10000-17999 and 19000-19999 to train, 18000-18999 to check. Never the
 # hold-out (100000 on) or the regression suite (5000-5039). PATCH_BOUND
 # (default 2) bounds each correction, as patchClip in vision/patchnet.go.
-# About 30 minutes on two cores for 10 epochs of the 6700 seeds rendered;
-# needs about 12 GB of memory.
+# Two networks are trained, the second on MORE_SEEDS (default
+# 22000-22867) besides, and the file written gives the mean of their
+# corrections (vision/patchnet_mean.py). About 30 minutes a network on
+# two cores for 10 epochs of the 6700 seeds rendered; needs about 12 GB
+# of memory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 train=${1:-10000-16999,17000-17999,19000-19999}
 check=${2:-18000-18999}
 epochs=${3:-10}
+more=${4:-22000-22867}
 export COMPANION_SIM_CACHE=${COMPANION_SIM_CACHE:-/tmp/simcache}
 
 bash scripts/setup.sh
@@ -31,6 +35,10 @@ trap 'rm -rf "$work"' EXIT
 go test -run 'TestPatchNetData$' -timeout 60m ./vision -args -patchdata "$train" -patchout "$work/near" -patchjitter 0.012
 go test -run 'TestPatchNetData$' -timeout 60m ./vision -args -patchdata "$train" -patchout "$work/far" -patchjitter 0.04
 go test -run 'TestPatchNetData$' -timeout 60m ./vision -args -patchdata "$check" -patchout "$work/check" -patchcheck -patchjitter 0.012
-/usr/bin/python3 vision/patchnet_train.py "$work/near,$work/far" "$work/check" "$work/patchnet.onnx" "$epochs"
+go test -run 'TestPatchNetData$' -timeout 60m ./vision -args -patchdata "$more" -patchout "$work/morenear" -patchjitter 0.012
+go test -run 'TestPatchNetData$' -timeout 60m ./vision -args -patchdata "$more" -patchout "$work/morefar" -patchjitter 0.04
+/usr/bin/python3 vision/patchnet_train.py "$work/near,$work/far" "$work/check" "$work/first.onnx" "$epochs"
+/usr/bin/python3 vision/patchnet_train.py "$work/near,$work/far,$work/morenear,$work/morefar" "$work/check" "$work/second.onnx" "$epochs"
+(cd vision && /usr/bin/python3 patchnet_mean.py "$work/patchnet.onnx" "$work/first.onnx.pt" "$work/second.onnx.pt")
 cp "$work/patchnet.onnx" vision/patchnet.onnx
 echo "train-patchnet: wrote vision/patchnet.onnx; judge it end to end (accuracy harness, cold) before keeping it" >&2

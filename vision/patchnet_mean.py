@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""Writes one ONNX file whose correction is the mean of several patch
+networks' (the third look, vision/patchnet.go): networks trained alike but
+from different seeds or seed sets err on different cells, and their mean
+on fewer. The file takes the same inputs and gives the same output as one
+network's, so the reader does not know the difference; it costs each
+network's time.
+
+Development step, run by scripts/train-patchnet.sh:
+
+    patchnet_mean.py OUT.onnx NET.onnx.pt [NET.onnx.pt ...]
+
+where each NET.onnx.pt is the state patchnet_train.py saves beside its
+ONNX file.
+"""
+import sys
+import torch
+import patchnet_train as P
+
+
+class Mean(torch.nn.Module):
+    def __init__(self, nets):
+        super().__init__()
+        self.nets = torch.nn.ModuleList(nets)
+
+    def forward(self, patch, extra):
+        total = self.nets[0](patch, extra)
+        for net in self.nets[1:]:
+            total = total + net(patch, extra)
+        return total / len(self.nets)
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    nets = []
+    for path in sys.argv[2:]:
+        state = torch.load(path)
+        net = P.PatchNet(state['emean'].numpy(), state['esd'].numpy())
+        net.load_state_dict(state)
+        nets.append(net.eval())
+    mean = Mean(nets).eval()
+    torch.onnx.export(mean, (torch.zeros(P.BATCH, P.CHANNELS, P.PATCH, P.PATCH), torch.zeros(P.BATCH, P.EXTRA)),
+                      sys.argv[1], opset_version=11, input_names=['patch', 'extra'], output_names=['corr'])
+    print('wrote', sys.argv[1], 'the mean of', len(nets), 'networks')
+
+
+if __name__ == '__main__':
+    main()
