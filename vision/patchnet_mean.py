@@ -33,15 +33,8 @@ class Mean(torch.nn.Module):
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
-    nets = []
-    for path in sys.argv[2:]:
-        state = torch.load(path)
-        net = P.PatchNet(state['emean'].numpy(), state['esd'].numpy())
-        net.load_state_dict(state)
-        nets.append(net.eval())
-    mean = Mean(nets).eval()
-    torch.onnx.export(mean, (torch.zeros(P.BATCH, P.CHANNELS, P.PATCH, P.PATCH), torch.zeros(P.BATCH, P.EXTRA)),
-                      sys.argv[1], opset_version=11, input_names=['patch', 'extra'], output_names=['corr'])
+    nets = [P.load_net(path) for path in sys.argv[2:]]
+    P.export_onnx(Mean(nets).eval(), sys.argv[1])
     print('wrote', sys.argv[1], 'the mean of', len(nets), 'networks')
 
 

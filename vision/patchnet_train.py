@@ -104,6 +104,23 @@ def uneven_light(p):
     return p * gain.unsqueeze(1)
 
 
+def export_onnx(net, out):
+    """Writes net (a PatchNet, or any module with its inputs and output)
+    as the ONNX file the reader loads."""
+    # OpenCV 4.6 cannot import this graph with a free batch size (the
+    # concatenation's shapes): the reader gives BATCH cells at a time.
+    torch.onnx.export(net, (torch.zeros(BATCH, CHANNELS, PATCH, PATCH), torch.zeros(BATCH, EXTRA)), out, opset_version=11,
+                      input_names=['patch', 'extra'], output_names=['corr'])
+
+
+def load_net(path):
+    """The network whose state main() saved at path (OUT.onnx.pt)."""
+    state = torch.load(path)
+    net = PatchNet(state['emean'].numpy(), state['esd'].numpy())
+    net.load_state_dict(state)
+    return net.eval()
+
+
 def evaluate(net, pix, extra, label, batch=1024):
     net.eval()
     right0 = right = 0
@@ -167,10 +184,7 @@ def main():
         print(f'epoch {ep}: loss {total / nb:.4f}; check cells right: second look {right(base):.4f}, with the third {right(now):.4f} '
               f'({time.time() - start:.0f} s)', flush=True)
         net.eval()
-        torch.onnx.export(net, (torch.zeros(BATCH, CHANNELS, PATCH, PATCH), torch.zeros(BATCH, EXTRA)), out, opset_version=11,
-                          input_names=['patch', 'extra'], output_names=['corr'])
-        # OpenCV 4.6 cannot import this graph with a free batch size (the
-        # concatenation's shapes): the reader gives BATCH cells at a time.
+        export_onnx(net, out)
         torch.save(net.state_dict(), out + '.pt')
     print('wrote', out)
 
