@@ -136,6 +136,8 @@ type Reader struct {
 	// collectPatches makes the third look sample its inputs with the
 	// network off (the trainer's export).
 	collectPatches bool
+	// refiner is the refinement network (refinenet.go).
+	refiner refineNet
 }
 
 // NewReader makes a Reader; Close it when done.
@@ -159,6 +161,7 @@ func NewReader() *Reader {
 func (r *Reader) Close() error {
 	r.corner.close()
 	r.patch.close()
+	r.refiner.close()
 	for _, m := range []*gocv.Mat{&r.bgr, &r.small, &r.gray, &r.ridges, &r.edges, &r.colourEdges, &r.fullGray, &r.blurred} {
 		if err := m.Close(); err != nil {
 			return err
@@ -319,6 +322,9 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 				return res, err
 			}
 		}
+	}
+	if corners == nil && near == nil {
+		r.refineRead(gridConf, scale, &res)
 	}
 	// The third look corrects the reading chosen, once: the choices
 	// before it (the camera's distance, the grid, the board test) were

@@ -1,0 +1,252 @@
+package vision
+
+import (
+	_ "embed"
+	"fmt"
+	"math"
+
+	"gocv.io/x/gocv"
+)
+
+// The refinement network: on crowded boards the towers hide the dividers
+// the search's grids are refined on, and the grid read can be a tenth of
+// a pitch or more off. This network looks at the full-resolution frame
+// about each outer corner of a grid, resampled on the board's plane as
+// that grid places it, and says where the true corner lies: the board's
+// frame, the cells' edges and the towers' feet, seen square, rather than
+// dividers alone. Each corner's patch is read alone (mirrored so that
+// every corner looks as A1 does), and the network gives the corner's
+// offset and how far off it expects to be. Trained with PyTorch
+// (refinenet_train.py, scripts/train-refinenet.sh) on the true grids of
+// 17000-17999 and 19000-19399 moved at random and on the cold reading's
+// own grids; run by OpenCV's dnn module from refinenet.onnx. One round
+// costs about 4 ms on one core (BenchmarkRefineNet).
+//
+// On its own it is coarse: on 18000-18999's cold grids one round takes
+// the worst corner of those 0.1-0.25 pitch off from a median of 0.140 to
+// 0.074 pitch, but moves those within 0.05 from 0.0135 to 0.0223
+// (TestRefineNetEval). So it is used only where it moves a weak grid and
+// is sure of every corner (refineRead). Cold, cells wrong (boards
+// perfect) without -> with it: 18000-18999 443 -> 433 (747 -> 756),
+// 20000-20299 152 -> 148 (210 -> 213), hold-out 100000-100499 229 -> 218
+// (383 -> 387; 7 boards better, none worse).
+
+const (
+	refineSide = 64 // samples a side of a corner's patch
+	// refineReach (pitches) is how far the patch reaches from the corner
+	// each way: into the corner cell and its neighbour, and out over the
+	// board's frame.
+	refineReach    = 1.25
+	refineChannels = 4 // r, g, b and the near-side flag
+	refinePixels   = refineChannels * refineSide * refineSide
+)
+
+// refineCorner are the grid's outer corners in board units (A1, A5, E5,
+// E1) and the mirroring that puts each as A1 is: the board inward to
+// +x and +y.
+var refineCorner = [4]struct{ x, y, sx, sy float64 }{
+	{0, 0, 1, 1}, {5, 0, -1, 1}, {5, 5, -1, -1}, {0, 5, 1, -1},
+}
+
+// sampleCornerPatches fills out (4*refinePixels, uint8) with the four
+// corners' patches of frame full seen through grid h (full resolution),
+// each mirrored as A1 is. The fourth plane flags the near-side corners
+// (E5, E1), whose towers lean towards the grid rather than away.
+func sampleCornerPatches(full *pixels, h homography, out []uint8) {
+	const n = refineSide * refineSide
+	const step = 2 * refineReach / refineSide
+	for k, c := range refineCorner {
+		p := out[k*refinePixels : (k+1)*refinePixels]
+		flag := uint8(0)
+		if c.sy < 0 {
+			flag = 255
+		}
+		for gy := 0; gy < refineSide; gy++ {
+			v := c.y + c.sy*(-refineReach+step*(float64(gy)+0.5))
+			for gx := 0; gx < refineSide; gx++ {
+				u := c.x + c.sx*(-refineReach+step*(float64(gx)+0.5))
+				q := h.apply(pt{u, v})
+				col := full.bilinear(q.X, q.Y)
+				i := gy*refineSide + gx
+				p[i], p[n+i], p[2*n+i], p[3*n+i] = uint8(col[0]+0.5), uint8(col[1]+0.5), uint8(col[2]+0.5), flag
+			}
+		}
+	}
+}
+
+// refineTargets are where the corners c (full-resolution pixels) lie in
+// grid h's board units, relative to h's own corners and mirrored as the
+// patches are: the network's targets.
+func refineTargets(h homography, c [4][2]float64) [4][2]float64 {
+	inv := h.inverse()
+	var out [4][2]float64
+	for k, rc := range refineCorner {
+		q := inv.apply(pt{c[k][0], c[k][1]})
+		out[k] = [2]float64{(q.X - rc.x) * rc.sx, (q.Y - rc.y) * rc.sy}
+	}
+	return out
+}
+
+// movedCorners applies offsets d (as refineTargets gives them) to grid
+// h's corners: the image corners they point at.
+func movedCorners(h homography, d [4][2]float64) [4][2]float64 {
+	var out [4][2]float64
+	for k, rc := range refineCorner {
+		q := h.apply(pt{rc.x + d[k][0]*rc.sx, rc.y + d[k][1]*rc.sy})
+		out[k] = [2]float64{q.X, q.Y}
+	}
+	return out
+}
+
+// finite reports whether every offset is a number.
+func finiteOffsets(d [4][2]float64) bool {
+	for _, o := range d {
+		if math.IsNaN(o[0]+o[1]) || math.IsInf(o[0]+o[1], 0) {
+			return false
+		}
+	}
+	return true
+}
+
+//go:embed refinenet.onnx
+var refineNetONNX []byte
+
+// refineNet holds the loaded network and its input Mat (one grid: the
+// four corners' patches).
+type refineNet struct {
+	net   gocv.Net
+	in    gocv.Mat
+	pix   []uint8
+	ready bool
+}
+
+func (n *refineNet) close() {
+	if n.ready {
+		n.net.Close()
+		n.in.Close()
+		n.ready = false
+	}
+}
+
+func (n *refineNet) load() error {
+	if n.ready {
+		return nil
+	}
+	net, err := gocv.ReadNetFromONNXBytes(refineNetONNX)
+	if err != nil {
+		return fmt.Errorf("vision: loading the refinement network: %w", err)
+	}
+	n.net, n.ready = net, true
+	n.in = gocv.NewMatWithSizes([]int{4, refineChannels, refineSide, refineSide}, gocv.MatTypeCV32F)
+	n.pix = make([]uint8, 4*refinePixels)
+	return nil
+}
+
+// refineOutputs is the network's output a corner: the offset (two values)
+// and the log of its expected error (pitches, the two axes' sum).
+const refineOutputs = 3
+
+// offsets gives where the network puts the true corners of frame full
+// seen through grid h (full resolution), as refineTargets measures them,
+// and how far off it expects each to be (pitches).
+func (n *refineNet) offsets(full *pixels, h homography) ([4][2]float64, [4]float64, error) {
+	var d [4][2]float64
+	var spread [4]float64
+	if err := n.load(); err != nil {
+		return d, spread, err
+	}
+	sampleCornerPatches(full, h, n.pix)
+	in, err := n.in.DataPtrFloat32()
+	if err != nil {
+		return d, spread, fmt.Errorf("vision: the refinement network's input: %w", err)
+	}
+	for i, v := range n.pix {
+		in[i] = float32(v)
+	}
+	n.net.SetInput(n.in, "patch")
+	out := n.net.Forward("off")
+	defer out.Close()
+	o, err := out.DataPtrFloat32()
+	if err != nil || len(o) != 4*refineOutputs {
+		return d, spread, fmt.Errorf("vision: the refinement network gave %d values, want %d", len(o), 4*refineOutputs)
+	}
+	for k := range d {
+		d[k] = [2]float64{float64(o[refineOutputs*k]), float64(o[refineOutputs*k+1])}
+		spread[k] = math.Exp(float64(o[refineOutputs*k+2]))
+	}
+	if !finiteOffsets(d) {
+		return d, spread, fmt.Errorf("vision: the refinement network gave no number")
+	}
+	return d, spread, nil
+}
+
+// refined moves grid h (full resolution) rounds times where the network
+// puts its corners, and gives the corners and the last round's largest
+// expected error (pitches).
+func (n *refineNet) refined(full *pixels, h homography, rounds int) ([4][2]float64, float64, bool) {
+	c := cornersOf(h)
+	worst := 0.0
+	for i := 0; i < rounds; i++ {
+		d, spread, err := n.offsets(full, h)
+		if err != nil {
+			return c, 0, false
+		}
+		c = movedCorners(h, d)
+		worst = 0
+		for _, v := range spread {
+			worst = math.Max(worst, v)
+		}
+		var ok bool
+		if h, ok = homographyFromCorners(c); !ok {
+			return c, 0, false
+		}
+	}
+	return c, worst, true
+}
+
+// useRefineNet lets a cold reading's weak grid be moved where the
+// refinement network puts it, and its cells read again there.
+var useRefineNet = true
+
+// The refinement's gates, chosen on 18000-18999 cold (443 cells wrong as
+// read without it): the grid is moved (one round) only where its
+// confidence is at most refineMaxConf, the network moves it at least
+// refineMinMove pitches (worst corner) and expects every corner within
+// refineSpread; the reading there is kept only if its cells read at
+// least as surely. Moves of 0.04 / 0.06 with no spread gate and the new
+// reading always kept left 448 / 528 cells wrong; 0.03 with spreads 0.02
+// / 0.03 / 0.05, 437 / 427 / 458; keeping the surer reading, 433 (and on
+// 20000-20299, 152 -> 148).
+const (
+	refineMaxConf = 0.5
+	refineMinMove = 0.03
+	refineSpread  = 0.03
+)
+
+// refineRead moves the grid res was read on (res.Corners, full
+// resolution) where the refinement network puts it when the grid is weak
+// (gridConf), and reads the cells again there; the surer reading is kept.
+func (r *Reader) refineRead(gridConf, scale float64, res *Result) {
+	if !useRefineNet || gridConf > refineMaxConf {
+		return
+	}
+	h, ok := homographyFromCorners(res.Corners)
+	if !ok {
+		return
+	}
+	c, spread, ok := r.refiner.refined(&r.full, h, 1)
+	if !ok || spread > refineSpread || pitchErr(c, res.Corners) < refineMinMove {
+		return
+	}
+	hc, ok := homographyFromCorners(c)
+	if !ok {
+		return
+	}
+	r.keptGrid.keep(&r.cc, res)
+	r.readCells(scaleHomography(hc, scale), res)
+	if meanConf(res.Confidence[:]) < meanConf(r.keptGrid.res.Confidence[:]) {
+		r.keptGrid.restore(&r.cc, res)
+		return
+	}
+	res.Corners = c
+}
