@@ -126,12 +126,7 @@ func BenchmarkCellNets(b *testing.B) {
 // the network, reading its maps) on a 1280x720 frame. Run it on one core
 // (taskset -c 0): OpenCV's dnn spreads over all cores it may.
 func BenchmarkCornerNet(b *testing.B) {
-	sc := sim.RandomScene(benchSeeds[0])
-	img, _ := sim.Render(sc)
-	m, err := gocv.ImageToMatRGB(img)
-	if err != nil {
-		b.Fatal(err)
-	}
+	m, _ := benchFrame(b)
 	defer m.Close()
 	var c cornerNet
 	defer c.close()
@@ -150,13 +145,9 @@ func BenchmarkCornerNet(b *testing.B) {
 // cells' patches, the patch network) on a 1280x720 frame read at its true
 // corners, once per cell reading. Run it on one core (taskset -c 0).
 func BenchmarkThirdLook(b *testing.B) {
-	sc := sim.RandomScene(benchSeeds[0])
-	img, truth := sim.Render(sc)
-	m, err := gocv.ImageToMatRGB(img)
-	if err != nil {
-		b.Fatal(err)
-	}
+	m, truth := benchFrame(b)
 	defer m.Close()
+	var err error
 	r := NewReader()
 	defer r.Close()
 	// The second look's reading is set aside and put back before each
@@ -179,4 +170,16 @@ func BenchmarkThirdLook(b *testing.B) {
 		r.cc.netLP = lp
 		r.thirdLook(toFull)
 	}
+}
+
+// benchFrame renders the first benchmark scene (1280x720) off the clock,
+// with its truth.
+func benchFrame(b *testing.B) (gocv.Mat, sim.Truth) {
+	b.Helper()
+	img, truth := sim.Render(sim.RandomScene(benchSeeds[0]))
+	m, err := gocv.ImageToMatRGB(img)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m, truth
 }

@@ -448,15 +448,25 @@ func (r *Reader) readOnCorners(c [4][2]float64, scale float64, res *Result) {
 	if meanConf(res.Confidence[:]) >= rereadGate {
 		return
 	}
+	r.readSurerOn(c, scale, res)
+}
+
+// readSurerOn reads the cells again on corners c (full resolution, scale
+// to the reduced frame) and keeps that reading if its cells read at least
+// as surely as res's; else res and the cell state stay as they were. It
+// reports whether the new reading was kept.
+func (r *Reader) readSurerOn(c [4][2]float64, scale float64, res *Result) bool {
 	hc, ok := homographyFromCorners(c)
 	if !ok {
-		return
+		return false
 	}
 	r.keptGrid.keep(&r.cc, res)
 	r.readCells(scaleHomography(hc, scale), res)
 	if meanConf(res.Confidence[:]) < meanConf(r.keptGrid.res.Confidence[:]) {
 		r.keptGrid.restore(&r.cc, res)
+		return false
 	}
+	return true
 }
 
 // rereadGate is the first reading's mean confidence from which the cells

@@ -98,7 +98,7 @@ func movedCorners(h homography, d [4][2]float64) [4][2]float64 {
 	return out
 }
 
-// finite reports whether every offset is a number.
+// finiteOffsets reports whether every offset is a number.
 func finiteOffsets(d [4][2]float64) bool {
 	for _, o := range d {
 		if math.IsNaN(o[0]+o[1]) || math.IsInf(o[0]+o[1], 0) {
@@ -238,15 +238,7 @@ func (r *Reader) refineRead(gridConf, scale float64, res *Result) {
 	if !ok || spread > refineSpread || pitchErr(c, res.Corners) < refineMinMove {
 		return
 	}
-	hc, ok := homographyFromCorners(c)
-	if !ok {
-		return
+	if r.readSurerOn(c, scale, res) {
+		res.Corners = c
 	}
-	r.keptGrid.keep(&r.cc, res)
-	r.readCells(scaleHomography(hc, scale), res)
-	if meanConf(res.Confidence[:]) < meanConf(r.keptGrid.res.Confidence[:]) {
-		r.keptGrid.restore(&r.cc, res)
-		return
-	}
-	res.Corners = c
 }

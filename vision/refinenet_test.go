@@ -124,14 +124,7 @@ func TestRefineNetEval(t *testing.T) {
 		}
 		s := fmt.Sprintf("%s (%d grids):", name, len(e[0]))
 		for i, v := range e {
-			sort.Float64s(v)
-			w := 0
-			for _, x := range v {
-				if x < 0.05 {
-					w++
-				}
-			}
-			s += fmt.Sprintf("  [%d rounds] median %.4f p90 %.4f within 0.05 %d", i, v[len(v)/2], v[len(v)*9/10], w)
+			s += fmt.Sprintf("  [%d rounds] %s", i, errStats(v))
 		}
 		t.Log(s)
 	}
@@ -142,15 +135,8 @@ func TestRefineNetEval(t *testing.T) {
 		}
 	}
 	for i, v := range g {
-		sort.Float64s(v)
-		w := 0
-		for _, x := range v {
-			if x < 0.05 {
-				w++
-			}
-		}
 		if len(v) > 0 {
-			t.Logf("corner network's grids (%d), refined %d rounds: median %.4f p90 %.4f within 0.05 %d", len(v), 3*i, v[len(v)/2], v[len(v)*9/10], w)
+			t.Logf("corner network's grids (%d), refined %d rounds: %s", len(v), 3*i, errStats(v))
 		}
 	}
 	// The gates: one round kept where it moves the grid at least gate
@@ -200,16 +186,24 @@ func TestRefineNetEval(t *testing.T) {
 	band("grid confidence 0.5 on", func(r row) bool { return r.conf >= 0.5 })
 }
 
+// errStats sorts grid errors v (pitches, at least one) and gives their
+// median, 90th percentile and how many are within 0.05.
+func errStats(v []float64) string {
+	sort.Float64s(v)
+	w := 0
+	for _, x := range v {
+		if x < 0.05 {
+			w++
+		}
+	}
+	return fmt.Sprintf("median %.4f p90 %.4f within 0.05 %d", v[len(v)/2], v[len(v)*9/10], w)
+}
+
 // BenchmarkRefineNet times one round of the refinement network (sampling
 // the four corners' patches, the network) on a 1280x720 frame. Run it on
 // one core (taskset -c 0).
 func BenchmarkRefineNet(b *testing.B) {
-	sc := sim.RandomScene(benchSeeds[0])
-	img, truth := sim.Render(sc)
-	m, err := gocv.ImageToMatRGB(img)
-	if err != nil {
-		b.Fatal(err)
-	}
+	m, truth := benchFrame(b)
 	defer m.Close()
 	var full pixels
 	if err := full.load(m); err != nil {
