@@ -50,11 +50,12 @@ var refineCorner = [4]struct{ x, y, sx, sy float64 }{
 
 // sampleCornerPatches fills out (4*refinePixels, uint8) with the four
 // corners' patches of frame full seen through grid h (full resolution),
-// each mirrored as A1 is. The fourth plane flags the near-side corners
-// (E5, E1), whose towers lean towards the grid rather than away.
-func sampleCornerPatches(full *pixels, h homography, out []uint8) {
+// each reaching reach pitches from its corner and mirrored as A1 is. The
+// fourth plane flags the near-side corners (E5, E1), whose towers lean
+// towards the grid rather than away.
+func sampleCornerPatches(full *pixels, h homography, reach float64, out []uint8) {
 	const n = refineSide * refineSide
-	const step = 2 * refineReach / refineSide
+	step := 2 * reach / refineSide
 	for k, c := range refineCorner {
 		p := out[k*refinePixels : (k+1)*refinePixels]
 		flag := uint8(0)
@@ -62,9 +63,9 @@ func sampleCornerPatches(full *pixels, h homography, out []uint8) {
 			flag = 255
 		}
 		for gy := 0; gy < refineSide; gy++ {
-			v := c.y + c.sy*(-refineReach+step*(float64(gy)+0.5))
+			v := c.y + c.sy*(-reach+step*(float64(gy)+0.5))
 			for gx := 0; gx < refineSide; gx++ {
-				u := c.x + c.sx*(-refineReach+step*(float64(gx)+0.5))
+				u := c.x + c.sx*(-reach+step*(float64(gx)+0.5))
 				q := h.apply(pt{u, v})
 				col := full.bilinear(q.X, q.Y)
 				i := gy*refineSide + gx
@@ -155,7 +156,7 @@ func (n *refineNet) offsets(full *pixels, h homography) ([4][2]float64, [4]float
 	if err := n.load(); err != nil {
 		return d, spread, err
 	}
-	sampleCornerPatches(full, h, n.pix)
+	sampleCornerPatches(full, h, refineReach, n.pix)
 	in, err := n.in.DataPtrFloat32()
 	if err != nil {
 		return d, spread, fmt.Errorf("vision: the refinement network's input: %w", err)
@@ -216,11 +217,13 @@ var useRefineNet = true
 // least as surely. Moves of 0.04 / 0.06 with no spread gate and the new
 // reading always kept left 448 / 528 cells wrong; 0.03 with spreads 0.02
 // / 0.03 / 0.05, 437 / 427 / 458; keeping the surer reading, 433 (and on
-// 20000-20299, 152 -> 148).
+// 20000-20299, 152 -> 148). The spread gate then widened to 0.04: 433 ->
+// 430, and on sets it was not chosen on 20000-20299 148 -> 143,
+// 21000-21199 83 -> 82, 5000-5299 118 -> 118, 22000-22299 127 -> 126.
 const (
 	refineMaxConf = 0.5
 	refineMinMove = 0.03
-	refineSpread  = 0.03
+	refineSpread  = 0.04
 )
 
 // refineRead moves the grid res was read on (res.Corners, full
@@ -242,3 +245,4 @@ func (r *Reader) refineRead(gridConf, scale float64, res *Result) {
 		res.Corners = c
 	}
 }
+

@@ -18,6 +18,7 @@ var (
 	refineOut  = flag.String("refineout", "", "with -refinedata: the files' prefix (PREFIX_pix.bin, PREFIX_off.bin, PREFIX_kind.bin, PREFIX_seeds.txt)")
 	refineChk  = flag.Bool("refinecheck", false, "with -refinedata: the seeds are check seeds")
 	refineReps = flag.Int("refinereps", 4, "with -refinedata: jittered grids per seed, besides the cold reading's own")
+	refineFine = flag.Bool("refinefine", false, "with -refinedata: the fine stage's patches (fineReach, fineJitters, and the cold grid after a coarse round besides)")
 )
 
 // refineJitters are the spreads (pitches, s.d. per corner, half as much
@@ -25,11 +26,19 @@ var (
 // hundredths of a pitch, and a crowded board's tenths.
 var refineJitters = []float64{0.015, 0.05, 0.12, 0.25}
 
+// A fine stage's patches (-refinefine, tried in the fifty-fourth session
+// and not kept: it did not beat the grids it was given) reach fineReach
+// pitches and are trained on fineJitters: the coarse stage leaves weak
+// grids a few hundredths of a pitch off, the search's sure ones about one.
+const fineReach = 0.5
+
+var fineJitters = []float64{0.01, 0.025, 0.05, 0.1}
+
 // refineRecord is one grid's four corner patches and their targets.
 type refineRecord struct {
 	pix  []uint8
 	off  [4][2]float64
-	kind uint8 // 0 a jittered true grid, 1 the cold reading's grid
+	kind uint8 // 0 a jittered true grid, 1 the cold reading's grid, 2 that after a coarse round
 	seed int64
 }
 
@@ -45,6 +54,10 @@ func TestRefineNetData(t *testing.T) {
 		t.Skip("run with -refinedata A-B[,C-D] -refineout PREFIX")
 	}
 	seeds := exportSeeds(t, *refineData, *refineChk, true)
+	reach, jitters := refineReach, refineJitters
+	if *refineFine {
+		reach, jitters = fineReach, fineJitters
+	}
 	// The grids to refine are the reader's own, before any refinement.
 	defer func(u bool) { useRefineNet = u }(useRefineNet)
 	useRefineNet = false
@@ -64,11 +77,16 @@ func TestRefineNetData(t *testing.T) {
 			if !finiteOffsets(rec.off) {
 				return
 			}
-			sampleCornerPatches(&full, h, rec.pix)
+			sampleCornerPatches(&full, h, reach, rec.pix)
 			out = append(out, rec)
 		}
 		if res, err := r.Read(m); err == nil {
 			add(res.Corners, 1)
+			if h, ok := homographyFromCorners(res.Corners); ok && *refineFine {
+				if c, _, ok := r.refiner.refined(&full, h, 1); ok {
+					add(c, 2)
+				}
+			}
 		}
 		ht, ok := homographyFromCorners(truth.Corners)
 		if !ok {
@@ -76,7 +94,7 @@ func TestRefineNetData(t *testing.T) {
 		}
 		rng := rand.New(rand.NewSource(s*7 + 3))
 		for rep := 0; rep < *refineReps; rep++ {
-			sd := refineJitters[rep%len(refineJitters)]
+			sd := jitters[rep%len(jitters)]
 			sx, sy := rng.NormFloat64()*sd/2, rng.NormFloat64()*sd/2
 			var c [4][2]float64
 			for k, rc := range refineCorner {

@@ -223,3 +223,59 @@ func BenchmarkRefineNet(b *testing.B) {
 		}
 	}
 }
+
+var shortcutEval = flag.String("shortcuteval", "", "report the corner network's grids after two coarse refinement rounds, refined on the dividers, by the network's expected error, on these sim seeds (ranges a-b,c-d)")
+
+// TestShortcutSpread (diagnostic, -shortcuteval SEEDS): the corner
+// network's grid after two coarse rounds, refined on the dividers, by the
+// coarse stage's expected error: could that skip the search where the
+// dividers alone do not?
+func TestShortcutSpread(t *testing.T) {
+	if *shortcutEval == "" {
+		t.Skip("run with -shortcuteval A-B")
+	}
+	type row struct {
+		spread, err, errNet float64
+		sure                bool
+		base                float64
+	}
+	seeds := exportSeeds(t, *shortcutEval, true, true)
+	rows := overSeedList(t, seeds, func(r *Reader, s int64, m gocv.Mat, truth sim.Truth) []row {
+		src, scale, err := r.prepare(m)
+		if err != nil {
+			return nil
+		}
+		g, ok := r.corner.guessOK(src)
+		if !ok {
+			return nil
+		}
+		hc, ok := homographyFromCorners(g)
+		if !ok {
+			return nil
+		}
+		c, spread, ok := r.refiner.refined(&r.full, hc, 2)
+		if !ok {
+			return nil
+		}
+		out := row{spread: spread, errNet: pitchErr(c, truth.Corners), err: 9}
+		if hg, ok := r.nearGrid(c, scale, src.Cols(), src.Rows()); ok {
+			out.sure, out.base, out.err = hg.sure, hg.base, pitchErr(cornersOf(hg.h), truth.Corners)
+		}
+		return []row{out}
+	})
+	for _, cut := range []float64{0.01, 0.015, 0.02, 0.03, 0.05, 1} {
+		var e, en []float64
+		far := 0
+		for _, r := range rows {
+			if r.spread <= cut && r.sure && r.base < cornerShortcutBase {
+				e, en = append(e, r.err), append(en, r.errNet)
+				if r.err > 0.1 {
+					far++
+				}
+			}
+		}
+		if len(e) > 0 {
+			t.Logf("spread <= %.3f, sure, base under %.1f: %d of %d; refined %s (%d over 0.1); the network's own %s", cut, cornerShortcutBase, len(e), len(rows), errStats(e), far, errStats(en))
+		}
+	}
+}

@@ -24,7 +24,7 @@ CH = 4
 PIX = CH * SIDE * SIDE
 # Grids whose corners are further off than this are left out: a patch this
 # far from the truth does not show the corner (a cold grid a cell off).
-MAX_OFF = 0.6
+MAX_OFF = float(os.environ.get("REFINE_MAX_OFF", "0.6"))
 
 
 def load(prefix):
@@ -92,7 +92,7 @@ def evaluate(net, pix, off, kind):
     err = np.hypot(*(pred - off).T)
     before = np.hypot(*off.T)
     lines = []
-    for k, name in [(1, "cold grids"), (0, "jittered")]:
+    for k, name in [(1, "cold grids"), (2, "cold, a coarse round on"), (0, "jittered")]:
         m = kind == k
         if m.any():
             lines.append("%s: corners %d, off median %.4f -> %.4f, p90 %.4f -> %.4f, within 0.03 %.1f -> %.1f %%" % (
