@@ -245,4 +245,3 @@ func (r *Reader) refineRead(gridConf, scale float64, res *Result) {
 		res.Corners = c
 	}
 }
-
