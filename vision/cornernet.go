@@ -66,8 +66,9 @@ const cornerShortcutBase = 0.6
 // pitch off) cells wrong cold 370 -> 368 / 368 / 374 (every guess
 // refined then, sure or not; as kept, 368); 0.02 kept. With it
 // (and refineSpread 0.04), 18000-18999 430 -> 437, 20000-20299 143 ->
-// 136, 22000-22299 126 -> 127, and the one-core median time a frame of
-// 20000-20299 171 -> 116 ms (BenchmarkRead 140-150 -> 89-94 ms).
+// 136, 22000-22299 126 -> 127, 21000-21199 82 -> 76, 5000-5299 118 ->
+// 114, and the one-core median time a frame of 20000-20299 171 -> 116 ms
+// (BenchmarkRead 140-150 -> 89-94 ms).
 var shortcutSpread = 0.02
 
 const shortcutRounds = 2
