@@ -86,15 +86,14 @@ func (r *Reader) cornerShortcut(scale float64, w, h int) (homography, float64, b
 	// The refinement network's grid is the start only where it is sure of
 	// it: a start moved a little where it is not turned the dividers'
 	// verdict on 20083 (a quarter pitch off, then taken).
-	start := r.cornerGuess
-	spread := math.Inf(1)
+	start, netSure := r.cornerGuess, false
 	if hc, ok := homographyFromCorners(start); ok && shortcutSpread > 0 {
 		if c, s, ok := r.refiner.refined(&r.full, hc, shortcutRounds); ok && s <= shortcutSpread {
-			start, spread = c, s
+			start, netSure = c, true
 		}
 	}
 	hg, ok := r.nearGrid(start, scale, w, h)
-	if !ok || !hg.sure || (hg.base < cornerShortcutBase && spread > shortcutSpread) {
+	if !ok || !hg.sure || (hg.base < cornerShortcutBase && !netSure) {
 		return homography{}, 0, false
 	}
 	return hg.h, hg.sureConfidence(), true
