@@ -116,3 +116,50 @@ func TestLimitPawns(t *testing.T) {
 		})
 	}
 }
+
+// A light pawn on a tower, or a blue one on level 3, close behind the
+// bare tower (or the dome) is read; one further behind is not, and the
+// bonus leaves other cells alone.
+func TestDecideTowerPawnBonus(t *testing.T) {
+	sq := func(level uint8, o observation.Occupant) observation.Square {
+		return observation.Square{Level: level, Occupant: o}
+	}
+	tests := []struct {
+		name        string
+		best, other observation.Square // the networks' first and second
+		behind      float64            // how far the second is behind
+		want        observation.Square
+	}{
+		{"light pawn on 3 just behind", sq(3, observation.Empty), sq(3, observation.Light), 0.3, sq(3, observation.Light)},
+		{"light pawn on 3 well behind", sq(3, observation.Empty), sq(3, observation.Light), 0.7, sq(3, observation.Empty)},
+		{"light pawn on 1 just behind", sq(1, observation.Empty), sq(1, observation.Light), 0.3, sq(1, observation.Light)},
+		{"light pawn on 0 just behind", sq(0, observation.Empty), sq(0, observation.Light), 0.3, sq(0, observation.Empty)},
+		{"blue pawn on 3 just behind a dome", sq(4, observation.Empty), sq(3, observation.Blue), 0.3, sq(3, observation.Blue)},
+		{"blue pawn on 2 just behind", sq(2, observation.Empty), sq(2, observation.Blue), 0.3, sq(2, observation.Empty)},
+		{"dark pawn on 3 just behind", sq(3, observation.Empty), sq(3, observation.Dark), 0.3, sq(3, observation.Empty)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var c cellCtx
+			c.netIn = make([]float32, 25*netInputs) // render and compare vetoes nothing
+			for i := range c.netLP {
+				for k := range c.netLP[i] {
+					c.netLP[i][k] = -20
+				}
+				c.netLP[i][hypIndex(sq(0, observation.Empty))] = 0
+			}
+			c.netLP[12][hypIndex(sq(0, observation.Empty))] = -20
+			c.netLP[12][hypIndex(tt.best)] = 0
+			c.netLP[12][hypIndex(tt.other)] = -tt.behind
+			var board observation.Board
+			var conf [25]float64
+			c.decide(&board, &conf)
+			if board[12] != tt.want {
+				t.Errorf("read %v, want %v", board[12], tt.want)
+			}
+			if conf[12] <= 0 || conf[12] >= 1 {
+				t.Errorf("confidence %v, want within (0, 1)", conf[12])
+			}
+		})
+	}
+}
