@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"companion/sim"
+
 	"gocv.io/x/gocv"
 )
 
@@ -80,15 +82,9 @@ func TestCornerShortcutAgreesWithSearch(t *testing.T) {
 	shortcutSpread = 0
 	taken := 0
 	for seed := int64(5000); seed < 5030; seed++ {
-		m, _ := simFrame(t, seed)
-		src, scale, err := r.prepare(m)
-		if err != nil {
-			m.Close()
-			t.Fatal(err)
-		}
-		r.cornerGuess, r.cornerOK = r.corner.guessOK(src)
-		hs, _, ok := r.cornerShortcut(scale, src.Cols(), src.Rows())
-		g, _, _, found := r.locateGrid(scale, src.Cols(), src.Rows())
+		m, _, scale, w, h := cornerFrame(t, r, seed)
+		hs, _, ok := r.cornerShortcut(scale, w, h)
+		g, _, _, found := r.locateGrid(scale, w, h)
 		m.Close()
 		if !ok {
 			continue
@@ -104,6 +100,22 @@ func TestCornerShortcutAgreesWithSearch(t *testing.T) {
 	if taken < 3 {
 		t.Errorf("the shortcut taken on %d frames, want at least 3", taken)
 	}
+}
+
+// cornerFrame prepares seed's frame in r with the corner network's guess,
+// as Read does before the shortcut: the frame (r reads its pixels, so the
+// caller closes it after), its truth, the scale to the reduced frame and
+// the frame's size.
+func cornerFrame(t *testing.T, r *Reader, seed int64) (gocv.Mat, sim.Truth, float64, int, int) {
+	t.Helper()
+	m, truth := simFrame(t, seed)
+	src, scale, err := r.prepare(m)
+	if err != nil {
+		m.Close()
+		t.Fatal(err)
+	}
+	r.cornerGuess, r.cornerOK = r.corner.guessOK(src)
+	return m, truth, scale, src.Cols(), src.Rows()
 }
 
 // Where the dividers are too few for the shortcut (crowded boards), the
@@ -123,19 +135,13 @@ func TestCornerShortcutBySpread(t *testing.T) {
 	defer func() { shortcutSpread = spread }()
 	var short, search []float64
 	for seed := int64(5000); seed < 5040; seed++ {
-		m, truth := simFrame(t, seed)
-		src, scale, err := r.prepare(m)
-		if err != nil {
-			m.Close()
-			t.Fatal(err)
-		}
-		r.cornerGuess, r.cornerOK = r.corner.guessOK(src)
+		m, truth, scale, w, h := cornerFrame(t, r, seed)
 		shortcutSpread = 0
-		_, _, byDividers := r.cornerShortcut(scale, src.Cols(), src.Rows())
+		_, _, byDividers := r.cornerShortcut(scale, w, h)
 		shortcutSpread = spread
-		hs, _, ok := r.cornerShortcut(scale, src.Cols(), src.Rows())
+		hs, _, ok := r.cornerShortcut(scale, w, h)
 		if ok && !byDividers {
-			g, _, _, found := r.locateGrid(scale, src.Cols(), src.Rows())
+			g, _, _, found := r.locateGrid(scale, w, h)
 			if !found {
 				t.Errorf("seed %d: the shortcut by spread taken where the search finds no grid", seed)
 			} else {
