@@ -14,9 +14,10 @@
 # (default 2) bounds each correction, as patchClip in vision/patchnet.go.
 # Two networks are trained, the second on MORE_SEEDS (default
 # 22000-22867) besides, and the file written gives the mean of their
-# corrections (vision/patchnet_mean.py). About 30 minutes a network on
-# two cores for 10 epochs of the 6700 seeds rendered; needs about 12 GB
-# of memory.
+# corrections (vision/patchnet_mean.py). About 25 minutes a network on
+# two cores for 10 epochs of the 6400-6700 seeds rendered; the training
+# cells are written only where the third look sees them (-patchunsure,
+# about 0.5 GB a jitter).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 train=${1:-10000-16999,17000-17999,19000-19999}
@@ -32,11 +33,11 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # The training cells are read at the true corners moved as much as the
 # found grids are (0.012 pitch) and, to see misplaced grids too, 0.04.
-go test -run 'TestPatchNetData$' -timeout 60m ./vision -args -patchdata "$train" -patchout "$work/near" -patchjitter 0.012
-go test -run 'TestPatchNetData$' -timeout 60m ./vision -args -patchdata "$train" -patchout "$work/far" -patchjitter 0.04
+go test -run 'TestPatchNetData$' -timeout 60m ./vision -args -patchdata "$train" -patchout "$work/near" -patchunsure -patchjitter 0.012
+go test -run 'TestPatchNetData$' -timeout 60m ./vision -args -patchdata "$train" -patchout "$work/far" -patchunsure -patchjitter 0.04
 go test -run 'TestPatchNetData$' -timeout 60m ./vision -args -patchdata "$check" -patchout "$work/check" -patchcheck -patchjitter 0.012
-go test -run 'TestPatchNetData$' -timeout 60m ./vision -args -patchdata "$more" -patchout "$work/morenear" -patchjitter 0.012
-go test -run 'TestPatchNetData$' -timeout 60m ./vision -args -patchdata "$more" -patchout "$work/morefar" -patchjitter 0.04
+go test -run 'TestPatchNetData$' -timeout 60m ./vision -args -patchdata "$more" -patchout "$work/morenear" -patchunsure -patchjitter 0.012
+go test -run 'TestPatchNetData$' -timeout 60m ./vision -args -patchdata "$more" -patchout "$work/morefar" -patchunsure -patchjitter 0.04
 /usr/bin/python3 vision/patchnet_train.py "$work/near,$work/far" "$work/check" "$work/first.onnx" "$epochs"
 /usr/bin/python3 vision/patchnet_train.py "$work/near,$work/far,$work/morenear,$work/morefar" "$work/check" "$work/second.onnx" "$epochs"
 (cd vision && /usr/bin/python3 patchnet_mean.py "$work/patchnet.onnx" "$work/first.onnx.pt" "$work/second.onnx.pt")

@@ -81,18 +81,26 @@ func unsure(lp *[nHyp]float64) bool {
 	return a-b < patchGate
 }
 
-// patchNet holds the loaded network and its input Mats.
+// patchNet holds the network, loaded once per row count of patchRows,
+// with each one's input Mats.
 type patchNet struct {
+	runs  [len(patchRows)]patchRun
+	ready bool
+}
+
+// patchRun is the network loaded to take a fixed number of rows.
+type patchRun struct {
 	net        gocv.Net
 	pix, extra gocv.Mat
-	ready      bool
 }
 
 func (p *patchNet) close() {
 	if p.ready {
-		p.net.Close()
-		p.pix.Close()
-		p.extra.Close()
+		for i := range p.runs {
+			p.runs[i].net.Close()
+			p.runs[i].pix.Close()
+			p.runs[i].extra.Close()
+		}
 		p.ready = false
 	}
 }
@@ -101,22 +109,36 @@ func (p *patchNet) load() error {
 	if p.ready {
 		return nil
 	}
-	net, err := gocv.ReadNetFromONNXBytes(patchNetONNX)
-	if err != nil {
-		return fmt.Errorf("vision: loading the patch network: %w", err)
+	for i, rows := range patchRows {
+		net, err := gocv.ReadNetFromONNXBytes(patchNetONNX)
+		if err != nil {
+			for _, r := range p.runs[:i] {
+				r.net.Close()
+				r.pix.Close()
+				r.extra.Close()
+			}
+			return fmt.Errorf("vision: loading the patch network: %w", err)
+		}
+		p.runs[i] = patchRun{
+			net:   net,
+			pix:   gocv.NewMatWithSizes([]int{rows, patchChannels, patchSide, patchSide}, gocv.MatTypeCV32F),
+			extra: gocv.NewMatWithSizes([]int{rows, patchExtra}, gocv.MatTypeCV32F),
+		}
 	}
-	p.net, p.ready = net, true
-	p.pix = gocv.NewMatWithSizes([]int{patchBatch, patchChannels, patchSide, patchSide}, gocv.MatTypeCV32F)
-	p.extra = gocv.NewMatWithSizes([]int{patchBatch, patchExtra}, gocv.MatTypeCV32F)
+	p.ready = true
 	return nil
 }
 
-// patchBatch is how many rows the network's file takes: OpenCV 4.6 cannot
-// import the graph with a free batch size (the concatenation's shapes), so
-// the cells go through in batches of this many, the last padded with
-// zeros. A frame has about six unsure cells: batches of 25 cost 11 ms a
-// frame on one core, of 8 a third of that.
-const patchBatch = 8
+// patchRows are the row counts the network is run at. The file was
+// exported for 8 rows (OpenCV 4.6 cannot import the graph with a free
+// batch size: the concatenation's shapes), yet OpenCV runs it at any row
+// count, each row read alike; a network's buffers are laid out again
+// whenever its row count changes (about 0.8 ms), so each count has its
+// own copy. A row costs about the same at every count (one core: 8 rows
+// 4.9 ms, 4 rows 2.7, one 0.6), so the cells go through in as few runs
+// as add up to their number exactly rather than padded to 8: a frame
+// has about six unsure cells.
+var patchRows = [...]int{8, 4, 2, 1}
 
 // correct runs the network on cells' patches (uint8, patchPixels each)
 // and extra inputs, and adds its corrections to lp, one row per cell (at
@@ -126,40 +148,44 @@ func (p *patchNet) correct(pix []uint8, extra []float32, lp [][nHyp]float64) err
 	if n > 25 || len(pix) != n*patchPixels || len(extra) != n*patchExtra {
 		return fmt.Errorf("vision: internal: the patch network's inputs are %d and %d values for %d cells", len(pix), len(extra), n)
 	}
-	for at := 0; at < n; at += patchBatch {
-		end := min(n, at+patchBatch)
-		if err := p.correctBatch(pix[at*patchPixels:end*patchPixels], extra[at*patchExtra:end*patchExtra], lp[at:end]); err != nil {
+	if err := p.load(); err != nil {
+		return err
+	}
+	for at := 0; at < n; {
+		k := 0
+		for patchRows[k] > n-at {
+			k++
+		}
+		end := at + patchRows[k]
+		if err := p.runs[k].correct(pix[at*patchPixels:end*patchPixels], extra[at*patchExtra:end*patchExtra], lp[at:end]); err != nil {
 			return err
 		}
+		at = end
 	}
 	return nil
 }
 
-// correctBatch is correct for at most patchBatch cells.
-func (p *patchNet) correctBatch(pix []uint8, extra []float32, lp [][nHyp]float64) error {
-	if err := p.load(); err != nil {
-		return err
-	}
-	dp, err := p.pix.DataPtrFloat32()
-	if err != nil {
-		return fmt.Errorf("vision: the patch network's input: %w", err)
+// correct is patchNet.correct for as many cells as r takes rows.
+func (r *patchRun) correct(pix []uint8, extra []float32, lp [][nHyp]float64) error {
+	dp, err := r.pix.DataPtrFloat32()
+	if err != nil || len(dp) != len(pix) {
+		return fmt.Errorf("vision: the patch network's input: %d values for %d (%v)", len(pix), len(dp), err)
 	}
 	for i, v := range pix {
 		dp[i] = float32(v)
 	}
-	clear(dp[len(pix):])
-	de, err := p.extra.DataPtrFloat32()
-	if err != nil {
-		return fmt.Errorf("vision: the patch network's input: %w", err)
+	de, err := r.extra.DataPtrFloat32()
+	if err != nil || len(de) != len(extra) {
+		return fmt.Errorf("vision: the patch network's input: %d values for %d (%v)", len(extra), len(de), err)
 	}
-	clear(de[copy(de, extra):])
-	p.net.SetInput(p.pix, "patch")
-	p.net.SetInput(p.extra, "extra")
-	out := p.net.Forward("corr")
+	copy(de, extra)
+	r.net.SetInput(r.pix, "patch")
+	r.net.SetInput(r.extra, "extra")
+	out := r.net.Forward("corr")
 	defer out.Close()
 	corr, err := out.DataPtrFloat32()
-	if err != nil || len(corr) != patchBatch*nHyp {
-		return fmt.Errorf("vision: the patch network gave %d values, want %d", len(corr), patchBatch*nHyp)
+	if err != nil || len(corr) != len(lp)*nHyp {
+		return fmt.Errorf("vision: the patch network gave %d values, want %d", len(corr), len(lp)*nHyp)
 	}
 	for i := range lp {
 		for k := range lp[i] {

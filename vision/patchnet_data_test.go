@@ -14,11 +14,12 @@ import (
 )
 
 var (
-	patchData  = flag.String("patchdata", "", "write the patch network's training cells for these sim seeds (ranges a-b,c-d) to -patchout")
-	patchOut   = flag.String("patchout", "", "with -patchdata: the files' prefix (PREFIX_pix.bin, PREFIX_extra.bin, PREFIX_label.bin, PREFIX_seeds.txt)")
-	patchCheck = flag.Bool("patchcheck", false, "with -patchdata: the seeds are check seeds (any seeds but the hold-out may be written)")
-	patchJit   = flag.Float64("patchjitter", 0.04, "with -patchdata: the true corners are moved by this many pitches (s.d.) before each reading")
-	patchReps  = flag.Int("patchreps", 1, "with -patchdata: readings per seed")
+	patchData       = flag.String("patchdata", "", "write the patch network's training cells for these sim seeds (ranges a-b,c-d) to -patchout")
+	patchOut        = flag.String("patchout", "", "with -patchdata: the files' prefix (PREFIX_pix.bin, PREFIX_extra.bin, PREFIX_label.bin, PREFIX_seeds.txt)")
+	patchCheck      = flag.Bool("patchcheck", false, "with -patchdata: the seeds are check seeds (any seeds but the hold-out may be written)")
+	patchJit        = flag.Float64("patchjitter", 0.04, "with -patchdata: the true corners are moved by this many pitches (s.d.) before each reading")
+	patchReps       = flag.Int("patchreps", 1, "with -patchdata: readings per seed")
+	patchOnlyUnsure = flag.Bool("patchunsure", false, "with -patchdata: write only the cells the third look would see (within patchGate); the trainer keeps only those")
 )
 
 // patchRecord is one cell's third-look inputs and its truth.
@@ -57,9 +58,13 @@ func TestPatchNetData(t *testing.T) {
 				continue
 			}
 			for i := 0; i < 25; i++ {
+				extra := r.cc.patchExtra[i*patchExtra : (i+1)*patchExtra]
+				if *patchOnlyUnsure && !unsureExtra(extra) {
+					continue
+				}
 				out = append(out, patchRecord{
 					pix:   append([]uint8(nil), r.cc.patchPix[i*patchPixels:(i+1)*patchPixels]...),
-					extra: append([]float32(nil), r.cc.patchExtra[i*patchExtra:(i+1)*patchExtra]...),
+					extra: append([]float32(nil), extra...),
 					label: uint8(hypIndex(truth.Board[i])),
 					seed:  s,
 				})
@@ -79,4 +84,14 @@ func TestPatchNetData(t *testing.T) {
 	}
 	out.close(t)
 	t.Logf("wrote %d cells of %d seeds to %s_*", len(recs), len(seeds), *patchOut)
+}
+
+// unsureExtra is unsure on a cell's exported inputs (the log-probabilities
+// relative to the best, clipped), as the trainer decides it.
+func unsureExtra(extra []float32) bool {
+	var lp [nHyp]float64
+	for k := range lp {
+		lp[k] = float64(extra[k])
+	}
+	return unsure(&lp)
 }

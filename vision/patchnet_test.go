@@ -53,9 +53,9 @@ func TestPatchNetSizes(t *testing.T) {
 	}
 }
 
-// Cells go through the network in batches of patchBatch, the last padded:
-// a cell's correction does not depend on which batch it is in, nor on
-// the padding, so 19 cells at once read as each cell alone.
+// Cells go through the network in runs of patchRows' sizes (19: 8, 8, 2
+// and 1): a cell's correction does not depend on which run it is in, nor
+// on the run's size, so 19 cells at once read as each cell alone.
 func TestPatchNetBatches(t *testing.T) {
 	var p patchNet
 	defer p.close()

@@ -31,7 +31,8 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 PATCH, CHANNELS, NHYP, EXTRA = 32, 12, 17, 21
-# BATCH: the rows the ONNX file takes (patchBatch in patchnet.go).
+# BATCH: the rows the ONNX file is exported for (the reader runs it at
+# other row counts too: patchRows in patchnet.go).
 BATCH = 8
 # GATE: only cells whose best log-probability leads the next by less than
 # this are looked at again (patchGate in patchnet.go); on 18000-18999 at
