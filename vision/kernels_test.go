@@ -197,3 +197,40 @@ func TestPointKernelMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPointFeatures: one cell reading's sample points (25 cells, 10
+// heights, 5 x 5 points, on the grid and its four shifts: 31 250), in
+// clusters as a cell's lie, on a 640 x 360 reduced frame.
+func BenchmarkPointFeatures(b *testing.B) {
+	rng := rand.New(rand.NewSource(3))
+	const w, h = 640, 360
+	px, m := kernelFrame(rng, w, h, true, false)
+	randomPlanes(rng, m, w*h, 30)
+	c := &cellCtx{w: w, h: h, base: make([]uint8, w*h), netAll: image.Rect(100, 50, 540, 330), gray: grayImg{make([]uint8, w*h), w, h}}
+	c.region[7] = image.Rect(200, 100, 300, 200)
+	var xs, ys []int32
+	for k := 0; k < 31250; k++ {
+		cx, cy := 120+(k/250)%20*20, 70+(k/5000)*40
+		xs, ys = append(xs, int32(cx+rng.Intn(60))), append(ys, int32(cy+rng.Intn(60)))
+	}
+	out := make([]float32, len(xs)*netPerPoint)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if !c.pointFeaturesC(px, m, 7, xs, ys, out) {
+			b.Fatal("pointFeaturesC refused buffers that fit")
+		}
+	}
+}
+
+// BenchmarkColourCompute: the colour model's planes over a 440 x 280
+// region of a 640 x 360 reduced frame, with a block colour.
+func BenchmarkColourCompute(b *testing.B) {
+	rng := rand.New(rand.NewSource(4))
+	const w, h = 640, 360
+	px, m := kernelFrame(rng, w, h, true, false)
+	rect := image.Rect(100, 50, 540, 330)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m.compute(px, rect)
+	}
+}
