@@ -86,12 +86,16 @@ func TestPatchNetData(t *testing.T) {
 	t.Logf("wrote %d cells of %d seeds to %s_*", len(recs), len(seeds), *patchOut)
 }
 
-// unsureExtra is unsure on a cell's exported inputs (the log-probabilities
-// relative to the best, clipped), as the trainer decides it.
+// patchTrainGate is the trainer's gate (patchnet_train.py, GATE): it
+// trains on more cells than the reader corrects (patchGate).
+const patchTrainGate = 6.0
+
+// unsureExtra reports whether the trainer keeps a cell, from its exported
+// inputs (the log-probabilities relative to the best, clipped).
 func unsureExtra(extra []float32) bool {
 	var lp [nHyp]float64
 	for k := range lp {
 		lp[k] = float64(extra[k])
 	}
-	return unsure(&lp)
+	return lead(&lp) < patchTrainGate
 }
