@@ -51,15 +51,16 @@ const (
 )
 
 // patchGate: only cells whose best log-probability leads the next by less
-// than this are looked at again. Each correction is bounded by patchClip
-// (2), so a lead of 4 or more could be overturned only by two corrections
-// both at their bounds: from 6 (the trainer's GATE, patchnet_train.py,
-// which trains on those cells) to 4 the third look sees 43-49 % fewer
-// cells (18000-18999 at their true corners moved 0.012 / 0.04 pitch:
-// 6150 -> 3167 / 7654 -> 4363) and leaves the same number wrong (359 /
-// 602); 18000-18999 and 20000-20299 read the same to the cell end to
-// end. At 3 it would leave 363 / 604.
-const patchGate = 2 * patchClip
+// than this are looked at again. On 18000-18999 read at their true
+// corners moved 0.04 pitch, 31 % of the cells, holding 828 of the second
+// look's 834 errors. The trainer (patchnet_train.py, GATE) uses the same.
+// At 4 (twice patchClip: a lead the bounded corrections can hardly
+// overturn) half as many cells go through the network and no cell of
+// 18000-18999, 20000-20299 or the hold-out reads otherwise, but the
+// cells the third look would have made surer stay unsure: read at
+// confidence 0.99 or more 77.5 -> 74.2 % of 18000-18999's cells (the
+// player asked 5.6 -> 6.4 cells a board), for about a millisecond.
+const patchGate = 6.0
 
 // patchClip bounds each correction. The network was first trained
 // unbounded and clipped here: it read three of bare board 20191's cells,

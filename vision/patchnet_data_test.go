@@ -86,8 +86,9 @@ func TestPatchNetData(t *testing.T) {
 	t.Logf("wrote %d cells of %d seeds to %s_*", len(recs), len(seeds), *patchOut)
 }
 
-// patchTrainGate is the trainer's gate (patchnet_train.py, GATE): it
-// trains on more cells than the reader corrects (patchGate).
+// patchTrainGate is the trainer's gate (patchnet_train.py, GATE), kept
+// apart from the reader's (patchGate) so that the reader's may be tried
+// narrower on networks trained as before.
 const patchTrainGate = 6.0
 
 // unsureExtra reports whether the trainer keeps a cell, from its exported
