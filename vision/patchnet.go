@@ -75,10 +75,7 @@ const patchGate = 6.0
 const patchClip = 2.0
 
 // unsure reports whether log-probabilities lp are within patchGate.
-func unsure(lp *[nHyp]float64) bool { return lead(lp) < patchGate }
-
-// lead is how far the best of log-probabilities lp leads the next.
-func lead(lp *[nHyp]float64) float64 {
+func unsure(lp *[nHyp]float64) bool {
 	a, b := math.Inf(-1), math.Inf(-1)
 	for _, v := range lp {
 		if v > a {
@@ -87,7 +84,7 @@ func lead(lp *[nHyp]float64) float64 {
 			b = v
 		}
 	}
-	return a - b
+	return a-b < patchGate
 }
 
 // patchNet holds the network, loaded once per row count of patchRows,
@@ -106,12 +103,16 @@ type patchRun struct {
 func (p *patchNet) close() {
 	if p.ready {
 		for i := range p.runs {
-			p.runs[i].net.Close()
-			p.runs[i].pix.Close()
-			p.runs[i].extra.Close()
+			p.runs[i].close()
 		}
 		p.ready = false
 	}
+}
+
+func (r *patchRun) close() {
+	r.net.Close()
+	r.pix.Close()
+	r.extra.Close()
 }
 
 func (p *patchNet) load() error {
@@ -121,10 +122,8 @@ func (p *patchNet) load() error {
 	for i, rows := range patchRows {
 		net, err := gocv.ReadNetFromONNXBytes(patchNetONNX)
 		if err != nil {
-			for _, r := range p.runs[:i] {
-				r.net.Close()
-				r.pix.Close()
-				r.extra.Close()
+			for j := range p.runs[:i] {
+				p.runs[j].close()
 			}
 			return fmt.Errorf("vision: loading the patch network: %w", err)
 		}

@@ -86,17 +86,12 @@ func TestPatchNetData(t *testing.T) {
 	t.Logf("wrote %d cells of %d seeds to %s_*", len(recs), len(seeds), *patchOut)
 }
 
-// patchTrainGate is the trainer's gate (patchnet_train.py, GATE), kept
-// apart from the reader's (patchGate) so that the reader's may be tried
-// narrower on networks trained as before.
-const patchTrainGate = 6.0
-
-// unsureExtra reports whether the trainer keeps a cell, from its exported
-// inputs (the log-probabilities relative to the best, clipped).
+// unsureExtra is unsure on a cell's exported inputs (the log-probabilities
+// relative to the best, clipped), as the trainer decides it.
 func unsureExtra(extra []float32) bool {
 	var lp [nHyp]float64
 	for k := range lp {
 		lp[k] = float64(extra[k])
 	}
-	return lead(&lp) < patchTrainGate
+	return unsure(&lp)
 }
