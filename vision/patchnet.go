@@ -218,12 +218,15 @@ func (c *cellCtx) samplePatches(full *pixels, toFull float64, cells []int) {
 		c.patchPix, c.patchExtra = make([]uint8, 25*patchPixels), make([]float32, 25*patchExtra)
 	}
 	s := &c.set
-	planes := [patchPlanes]float64{0, s.tier1Top, s.tier2Top, s.tier3Top}
+	// In the context, not on the stack: handed to C, a local would be
+	// allocated every call.
+	c.patchZ = [patchPlanes]float64{0, s.tier1Top, s.tier2Top, s.tier3Top}
+	planes := c.patchZ[:]
 	for j, i := range cells {
 		col, row := float64(i%5), float64(i/5)
 		p := c.patchPix[j*patchPixels : (j+1)*patchPixels]
-		if !samplePatchC(&c.cam, full, toFull, col, row, planes[:], p) {
-			samplePatchGo(&c.cam, full, toFull, col, row, planes[:], p)
+		if !samplePatchC(&c.cam, full, toFull, col, row, planes, p) {
+			samplePatchGo(&c.cam, full, toFull, col, row, planes, p)
 		}
 		x := c.patchExtra[j*patchExtra : (j+1)*patchExtra]
 		lp := &c.netLP[i]
