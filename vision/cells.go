@@ -102,7 +102,6 @@ type cellCtx struct {
 	// (samplePatches).
 	patchPix   []uint8
 	patchExtra []float32
-	patchZ     [patchPlanes]float64 // the patches' planes' heights
 	// fillBuf is fill's room for the rows' spans; ptX and ptY hold a
 	// cell's sample points for the network (cellPoints).
 	fillBuf []float64

@@ -234,36 +234,3 @@ func BenchmarkColourCompute(b *testing.B) {
 		m.compute(px, rect)
 	}
 }
-
-// TestPatchKernelMatchesGo: the C loop samples the third look's patches
-// exactly as the Go loop does, byte for byte, cells at the frame's edge
-// and beyond it included.
-func TestPatchKernelMatchesGo(t *testing.T) {
-	rng := rand.New(rand.NewSource(3))
-	full := &pixels{w: 211, h: 157, bgr: make([]uint8, 3*211*157)}
-	for i := range full.bgr {
-		full.bgr[i] = uint8(rng.Intn(256))
-	}
-	// The board seen a little obliquely on the reduced frame, half the
-	// full one's size, its corners A1 and A5 near the frame's top.
-	h, ok := homographyFromCorners([4][2]float64{{10, 4}, {95, 2}, {101, 77}, {6, 80}})
-	if !ok {
-		t.Fatal("no homography")
-	}
-	cam := poseWithFocal(h, 53, 39, 90)
-	planes := []float64{0, 0.55, 1.05, 1.4}
-	n := len(planes) * 3 * patchSide * patchSide
-	for i := 0; i < 25; i++ {
-		col, row := float64(i%5), float64(i/5)
-		got, want := make([]uint8, n), make([]uint8, n)
-		if !samplePatchC(&cam, full, 2, col, row, planes, got) {
-			t.Fatal("the kernel refused its arguments")
-		}
-		samplePatchGo(&cam, full, 2, col, row, planes, want)
-		for k := range got {
-			if got[k] != want[k] {
-				t.Fatalf("cell %d: sample %d is %d in C, %d in Go", i, k, got[k], want[k])
-			}
-		}
-	}
-}

@@ -45,12 +45,6 @@ const (
 	// patchMargin (pitches) widens the patch beyond the cell each way:
 	// the rims lie at its edges.
 	patchMargin = 0.1
-	// patchStep is the spacing of a patch's samples (pitches).
-	patchStep = (1 + 2*patchMargin) / patchSide
-	// patchSuper: each sample is the mean of patchSuper x patchSuper
-	// bilinear samples spread over it (1: a point sample, as the network
-	// was trained on).
-	patchSuper = 1
 	// patchExtra are the other inputs: the log-probabilities (relative to
 	// the best, clipped) and the cell's geometry.
 	patchExtra = nHyp + netGeom
@@ -218,15 +212,22 @@ func (c *cellCtx) samplePatches(full *pixels, toFull float64, cells []int) {
 		c.patchPix, c.patchExtra = make([]uint8, 25*patchPixels), make([]float32, 25*patchExtra)
 	}
 	s := &c.set
-	// In the context, not on the stack: handed to C, a local would be
-	// allocated every call.
-	c.patchZ = [patchPlanes]float64{0, s.tier1Top, s.tier2Top, s.tier3Top}
-	planes := c.patchZ[:]
+	planes := [patchPlanes]float64{0, s.tier1Top, s.tier2Top, s.tier3Top}
+	const step = (1 + 2*patchMargin) / patchSide
+	const n = patchSide * patchSide
 	for j, i := range cells {
 		col, row := float64(i%5), float64(i/5)
 		p := c.patchPix[j*patchPixels : (j+1)*patchPixels]
-		if !samplePatchC(&c.cam, full, toFull, col, row, planes, p) {
-			samplePatchGo(&c.cam, full, toFull, col, row, planes, p)
+		for pl, z := range planes {
+			q := p[pl*3*n : (pl+1)*3*n]
+			for gy := 0; gy < patchSide; gy++ {
+				for gx := 0; gx < patchSide; gx++ {
+					pt := c.cam.project(col-patchMargin+step*(float64(gx)+0.5), row-patchMargin+step*(float64(gy)+0.5), z)
+					v := full.bilinear((pt.X+0.5)*toFull-0.5, (pt.Y+0.5)*toFull-0.5)
+					k := gy*patchSide + gx
+					q[k], q[n+k], q[2*n+k] = uint8(v[0]+0.5), uint8(v[1]+0.5), uint8(v[2]+0.5)
+				}
+			}
 		}
 		x := c.patchExtra[j*patchExtra : (j+1)*patchExtra]
 		lp := &c.netLP[i]
@@ -238,37 +239,6 @@ func (c *cellCtx) samplePatches(full *pixels, toFull float64, cells []int) {
 			x[k] = float32(math.Max(-lookClipLP, v-best))
 		}
 		copy(x[nHyp:], c.lookIn[(i+1)*lookInputs-netGeom:(i+1)*lookInputs])
-	}
-}
-
-// samplePatchGo fills out with cell (col, row)'s patches on the planes at
-// heights planes: side x side samples of each, r, g and b planes after
-// each other, each sample the mean of patchSuper x patchSuper bilinear
-// samples of the full frame spread evenly over it. samplePatchC is the
-// same in C.
-func samplePatchGo(cam *camera, full *pixels, toFull, col, row float64, planes []float64, out []uint8) {
-	const n = patchSide * patchSide
-	ss := float64(patchSuper * patchSuper)
-	for pl, z := range planes {
-		q := out[pl*3*n : (pl+1)*3*n]
-		for gy := 0; gy < patchSide; gy++ {
-			for gx := 0; gx < patchSide; gx++ {
-				var v [3]float64
-				for sy := 0; sy < patchSuper; sy++ {
-					for sx := 0; sx < patchSuper; sx++ {
-						fx := (float64(sx) + 0.5) / float64(patchSuper)
-						fy := (float64(sy) + 0.5) / float64(patchSuper)
-						pt := cam.project(col-patchMargin+patchStep*(float64(gx)+fx), row-patchMargin+patchStep*(float64(gy)+fy), z)
-						u := full.bilinear((pt.X+0.5)*toFull-0.5, (pt.Y+0.5)*toFull-0.5)
-						v[0] += u[0]
-						v[1] += u[1]
-						v[2] += u[2]
-					}
-				}
-				k := gy*patchSide + gx
-				q[k], q[n+k], q[2*n+k] = uint8(v[0]/ss+0.5), uint8(v[1]/ss+0.5), uint8(v[2]/ss+0.5)
-			}
-		}
 	}
 }
 
