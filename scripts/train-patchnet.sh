@@ -14,8 +14,9 @@
 # (default 2) bounds each correction, as patchClip in vision/patchnet.go.
 # Two networks are trained, the second on MORE_SEEDS (default
 # 22000-22867) besides, and the file written gives the mean of their
-# corrections (vision/patchnet_mean.py). About 25 minutes a network on
-# two cores for 10 epochs of the 6400-6700 seeds rendered; the training
+# corrections (vision/patchnet_mean.py). About 25-30 minutes a network on
+# two cores for 10 epochs of the 8400 seeds rendered (10000-17999 and
+# 19000-19399: more seeds read better, so render all of them); the training
 # cells are written only where the third look sees them (-patchunsure,
 # about 0.5 GB a jitter).
 set -euo pipefail

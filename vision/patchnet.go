@@ -22,14 +22,15 @@ import (
 // reduced frame smears.
 
 // The file holds two networks and gives the mean of their corrections
-// (patchnet_mean.py): both trained alike, one on 868 seeds more
-// (22000-22867). Alone each left 371 of 18000-18999's unsure cells wrong
-// at corners moved 0.012 pitch, 656 and 612 at 0.04; their mean 360 and
-// 605. Cold, cells right (boards perfect), the first alone / the mean:
-// 18000-18999 98.17 / 98.22 % (733 / 745), 20000-20299 97.88 / 97.97 %
-// (204 / 210), 21000-21199 98.22 / 98.36 % (148 / 146), 5000-5299 98.35
-// / 98.39 % (237 / 239). It costs the second network's time, about 4 ms
-// a frame on one core.
+// (patchnet_mean.py): both trained alike on the unsure cells of 8400
+// rendered seeds (10000-17999, 19000-19399), the second on 22000-22299's
+// besides. Unsure cells of 18000-18999 left wrong at corners moved 0.012
+// / 0.04 pitch: the first 362 / 628, the second 354 / 594, their mean
+// 342 / 592 (the pair before, on 6400 seeds, 355 / 596). The 2000 seeds
+// more (15000-16999) gave 31 fewer cells wrong end to end over 3100
+// boards (17000-18999, 20000-20299, 21000-21199, 22000-22299, 5000-5299;
+// SIM_NOTES, fifty-eighth session). It costs the second network's time,
+// about 4 ms a frame on one core.
 //
 //go:embed patchnet.onnx
 var patchNetONNX []byte
