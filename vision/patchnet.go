@@ -22,15 +22,15 @@ import (
 // reduced frame smears.
 
 // The file holds two networks and gives the mean of their corrections
-// (patchnet_mean.py): both trained alike on the unsure cells of 8400
-// rendered seeds (10000-17999, 19000-19399), the second on 22000-22299's
-// besides. Unsure cells of 18000-18999 left wrong at corners moved 0.012
-// / 0.04 pitch: the first 362 / 628, the second 354 / 594, their mean
-// 342 / 592 (the pair before, on 6400 seeds, 355 / 596). The 2000 seeds
-// more (15000-16999) gave 31 fewer cells wrong end to end over 3100
-// boards (17000-18999, 20000-20299, 21000-21199, 22000-22299, 5000-5299;
-// SIM_NOTES, fifty-eighth session). It costs the second network's time,
-// about 4 ms a frame on one core.
+// (patchnet_mean.py), trained alike on the unsure cells of the rendered
+// seeds 10000-17999 and 19000-19399 (8400) and 22000-22299, the second
+// on 23000-23787's besides and with another random seed (PATCH_SEED 2).
+// Unsure cells of 18000-18999 left wrong at corners moved 0.012 / 0.04
+// pitch: the first 354 / 594, the second 351 / 546, their mean 320 / 558
+// (the pair before, on 6400 seeds, 355 / 596). Cold, it read 80 fewer
+// cells wrong over 3100 boards of six sets (SIM_NOTES, fifty-eighth
+// session). It costs the second network's time, about 4 ms a frame on
+// one core.
 //
 //go:embed patchnet.onnx
 var patchNetONNX []byte
