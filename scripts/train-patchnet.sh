@@ -12,15 +12,18 @@
 # 10000-17999 and 19000-19999 to train, 18000-18999 to check. Never the
 # hold-out (100000 on) or the regression suite (5000-5039). PATCH_BOUND
 # (default 2) bounds each correction, as patchClip in vision/patchnet.go.
-# Two networks are trained on TRAIN_SEEDS and MORE_SEEDS (default
-# 22000-22867), the second with another random seed and on LAST_SEEDS
-# (default 23000-24999) besides, and the file written gives the mean of
-# their corrections (vision/patchnet_mean.py). More seeds read better
-# (SIM_NOTES, fifty-eighth session): render all of them. About 25-35
-# minutes a network on two cores for 10 epochs of the 9500 seeds the
-# kept file was trained on (10000-17999, 19000-19399, 22000-22299 and, the
-# second, 23000-23787); the training cells are written only where the
-# third look sees them (-patchunsure, about 0.6 GB a jitter).
+# Two networks are trained on the cells of TRAIN_SEEDS, MORE_SEEDS
+# (default 22000-22867) and LAST_SEEDS (default 23000-24999), each read at
+# two corner moves; the second, with another random seed, also on
+# TRAIN_SEEDS and MORE_SEEDS read a third time at other moves
+# (-patchjitseed): more cells from the same renders. The file written
+# gives the mean of their corrections (vision/patchnet_mean.py). More
+# seeds read better (SIM_NOTES, fifty-eighth and fifty-ninth sessions):
+# render all of them. About 30-40 minutes a network on two cores for 10
+# epochs of the 11 600 seeds the kept file was trained on (10000-17999,
+# 19000-19399, 22000-22299, 23000-24999); the training cells are written
+# only where the third look sees them (-patchunsure, about 0.9 GB a
+# corner move).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 train=${1:-10000-16999,17000-17999,19000-19999}
@@ -37,15 +40,13 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # The training cells are read at the true corners moved as much as the
 # found grids are (0.012 pitch) and, to see misplaced grids too, 0.04.
-go test -run 'TestPatchNetData$' -timeout 60m ./vision -args -patchdata "$train" -patchout "$work/near" -patchunsure -patchjitter 0.012
-go test -run 'TestPatchNetData$' -timeout 60m ./vision -args -patchdata "$train" -patchout "$work/far" -patchunsure -patchjitter 0.04
+seeds="$train,$more,$last"
+go test -run 'TestPatchNetData$' -timeout 90m ./vision -args -patchdata "$seeds" -patchout "$work/near" -patchunsure -patchjitter 0.012
+go test -run 'TestPatchNetData$' -timeout 90m ./vision -args -patchdata "$seeds" -patchout "$work/far" -patchunsure -patchjitter 0.04
+go test -run 'TestPatchNetData$' -timeout 90m ./vision -args -patchdata "$train,$more" -patchout "$work/mid" -patchunsure -patchjitter 0.025 -patchjitseed 1013
 go test -run 'TestPatchNetData$' -timeout 60m ./vision -args -patchdata "$check" -patchout "$work/check" -patchcheck -patchjitter 0.012
-go test -run 'TestPatchNetData$' -timeout 60m ./vision -args -patchdata "$more" -patchout "$work/morenear" -patchunsure -patchjitter 0.012
-go test -run 'TestPatchNetData$' -timeout 60m ./vision -args -patchdata "$more" -patchout "$work/morefar" -patchunsure -patchjitter 0.04
-go test -run 'TestPatchNetData$' -timeout 60m ./vision -args -patchdata "$last" -patchout "$work/lastnear" -patchunsure -patchjitter 0.012
-go test -run 'TestPatchNetData$' -timeout 60m ./vision -args -patchdata "$last" -patchout "$work/lastfar" -patchunsure -patchjitter 0.04
-PATCH_SEED=1 /usr/bin/python3 vision/patchnet_train.py "$work/near,$work/far,$work/morenear,$work/morefar" "$work/check" "$work/first.onnx" "$epochs"
-PATCH_SEED=2 /usr/bin/python3 vision/patchnet_train.py "$work/near,$work/far,$work/morenear,$work/morefar,$work/lastnear,$work/lastfar" "$work/check" "$work/second.onnx" "$epochs"
+PATCH_SEED=3 /usr/bin/python3 vision/patchnet_train.py "$work/near,$work/far" "$work/check" "$work/first.onnx" "$epochs"
+PATCH_SEED=4 /usr/bin/python3 vision/patchnet_train.py "$work/near,$work/far,$work/mid" "$work/check" "$work/second.onnx" "$epochs"
 (cd vision && /usr/bin/python3 patchnet_mean.py "$work/patchnet.onnx" "$work/first.onnx.pt" "$work/second.onnx.pt")
 cp "$work/patchnet.onnx" vision/patchnet.onnx
 echo "train-patchnet: wrote vision/patchnet.onnx; judge it end to end (accuracy harness, cold) before keeping it" >&2

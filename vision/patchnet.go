@@ -22,15 +22,16 @@ import (
 // reduced frame smears.
 
 // The file holds two networks and gives the mean of their corrections
-// (patchnet_mean.py), trained alike on the unsure cells of the rendered
-// seeds 10000-17999 and 19000-19399 (8400) and 22000-22299, the second
-// on 23000-23787's besides and with another random seed (PATCH_SEED 2).
-// Unsure cells of 18000-18999 left wrong at corners moved 0.012 / 0.04
-// pitch: the first 354 / 594, the second 351 / 546, their mean 320 / 558
-// (the pair before, on 6400 seeds, 355 / 596). Cold, it read 80 fewer
-// cells wrong over 3100 boards of six sets (SIM_NOTES, fifty-eighth
-// session). It costs the second network's time, about 4 ms a frame on
-// one core.
+// (patchnet_mean.py), trained on the unsure cells of the rendered seeds
+// 10000-17999, 19000-19399, 22000-22299 and 23000-24999 (11 600), each
+// read at corners moved 0.012 and 0.04 pitch; the second, with another
+// random seed (PATCH_SEED 4 against 3), also on all but 23000-24999 read
+// again at other moves of 0.025 (-patchjitseed). Unsure cells of
+// 18000-18999 left wrong at corners moved 0.012 / 0.04 pitch: the first
+// 319 / 571, the second 315 / 529, their mean 296 / 504 (the pair
+// before, on 9500 seeds, 320 / 558). Cold, it read 132 fewer cells
+// wrong over 3100 boards of six sets (SIM_NOTES, fifty-ninth session).
+// It costs the second network's time, about 4 ms a frame on one core.
 //
 //go:embed patchnet.onnx
 var patchNetONNX []byte

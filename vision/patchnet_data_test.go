@@ -19,6 +19,7 @@ var (
 	patchCheck      = flag.Bool("patchcheck", false, "with -patchdata: the seeds are check seeds (any seeds but the hold-out may be written)")
 	patchJit        = flag.Float64("patchjitter", 0.04, "with -patchdata: the true corners are moved by this many pitches (s.d.) before each reading")
 	patchReps       = flag.Int("patchreps", 1, "with -patchdata: readings per seed")
+	patchJitSeed    = flag.Int64("patchjitseed", 13, "with -patchdata: added to each sim seed to seed the corners' moves (another value moves them otherwise: more training cells from the same renders)")
 	patchOnlyUnsure = flag.Bool("patchunsure", false, "with -patchdata: write only the cells the third look would see (within patchGate); the trainer keeps only those")
 )
 
@@ -47,7 +48,7 @@ func TestPatchNetData(t *testing.T) {
 		r.collectPatches = true
 		var out []patchRecord
 		pitch := math.Hypot(truth.Corners[1][0]-truth.Corners[0][0], truth.Corners[1][1]-truth.Corners[0][1]) / 5
-		rng := rand.New(rand.NewSource(s + 13))
+		rng := rand.New(rand.NewSource(s + *patchJitSeed))
 		for rep := 0; rep < *patchReps; rep++ {
 			c := truth.Corners
 			for k := range c {
