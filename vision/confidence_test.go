@@ -63,10 +63,20 @@ func TestFitConfRecovers(t *testing.T) {
 		x[confGrid] = rng.Float64()
 		samples = append(samples, confSample{X: x, Right: rng.Float64() < confProb(x, w)})
 	}
-	got := fitConf(samples, 0)
+	got := fitConf(samples, 0, 1)
 	for k := range w {
 		if math.Abs(got[k]-w[k]) > 0.15 {
 			t.Errorf("weight %d = %.3f, want %.3f", k, got[k], w[k])
+		}
+	}
+	// Weighing the wrong cells 4 times shifts the odds of being right by
+	// a quarter: the bias drops by log 4, the other weights stay.
+	shifted := w
+	shifted[nConfFeatures] -= math.Log(4)
+	got = fitConf(samples, 0, 4)
+	for k := range w {
+		if math.Abs(got[k]-shifted[k]) > 0.15 {
+			t.Errorf("wrong cells weighed 4: weight %d = %.3f, want %.3f", k, got[k], shifted[k])
 		}
 	}
 }

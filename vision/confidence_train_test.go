@@ -18,6 +18,7 @@ var (
 	confCheck = flag.String("confcheck", "20000-20299,21000-21199", "with -trainconf: the seeds it is checked on")
 	confCache = flag.String("confcache", "", "with -trainconf: keep the collected features in this folder")
 	confL2    = flag.Float64("confl2", 1e-3, "with -trainconf: the weights' ridge penalty, per cell")
+	confWrong = flag.Float64("confwrong", 1, "with -trainconf: the weight of a cell read wrong against one read right (above 1 the model is surer of fewer cells)")
 )
 
 // confSample is one cell of a cold reading: its confidence features,
@@ -69,16 +70,16 @@ func cachedConf(t *testing.T, ranges string, training bool) []confSample {
 }
 
 // fitConf fits the logistic model by Newton's method with a ridge penalty
-// (not on the bias).
-func fitConf(samples []confSample, l2 float64) [nConfFeatures + 1]float64 {
+// (not on the bias), the cells read wrong weighed wrongWeight.
+func fitConf(samples []confSample, l2, wrongWeight float64) [nConfFeatures + 1]float64 {
 	x := make([][]float64, len(samples))
 	y, sw := make([]float64, len(samples)), make([]float64, len(samples))
 	for i, s := range samples {
 		x[i] = append([]float64(nil), s.X[:]...)
+		sw[i] = wrongWeight
 		if s.Right {
-			y[i] = 1
+			y[i], sw[i] = 1, 1
 		}
-		sw[i] = 1
 	}
 	// A little ridge always, so that a feature that never varies leaves
 	// the system solvable.
@@ -156,7 +157,7 @@ func TestTrainConfidence(t *testing.T) {
 	}
 	train := cachedConf(t, *trainConf, true)
 	check := cachedConf(t, *confCheck, false)
-	w := fitConf(train, *confL2)
+	w := fitConf(train, *confL2, *confWrong)
 	var sb strings.Builder
 	sb.WriteString("var confWeights = [nConfFeatures + 1]float64{")
 	for k, v := range w {
@@ -187,7 +188,7 @@ func TestTrainConfidence(t *testing.T) {
 				s.X[k] = 0
 				ch = append(ch, s)
 			}
-			wk := fitConf(tr, *confL2)
+			wk := fitConf(tr, *confL2, *confWrong)
 			t.Logf("without feature %d:\n%s", k, confBands(ch, func(s confSample) float64 { return confProb(s.X, wk) }))
 		}
 	}

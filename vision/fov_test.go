@@ -34,14 +34,16 @@ func TestSetFieldOfView(t *testing.T) {
 	}
 }
 
-// TestKnownFOVReadsTopDown: seed 17756, seen from 90 degrees, read with its
-// true corners: the three lenses tried put three cells a level off; its
-// true field of view reads every cell right.
+// TestKnownFOVReadsTopDown: seed 17550, seen from 87 degrees, read with its
+// true corners: the lenses tried put a level-2 block a level down; its
+// true field of view reads every cell right. (Seed 17756, which had three
+// cells off, reads right either way since the third look's retraining in
+// the fifty-ninth session.)
 func TestKnownFOVReadsTopDown(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders a frame")
 	}
-	m, truth := simFrame(t, 17756)
+	m, truth := simFrame(t, 17550)
 	defer m.Close()
 	r := NewReader()
 	defer r.Close()
