@@ -21,17 +21,20 @@ import (
 // level-1 block by a rim a few hundredths of a pitch wide, which the
 // reduced frame smears.
 
-// The file holds two networks and gives the mean of their corrections
-// (patchnet_mean.py), trained on the unsure cells of the rendered seeds
-// 10000-17999, 19000-19399, 22000-22299 and 23000-24999 (11 600), each
-// read at corners moved 0.012 and 0.04 pitch; the second, with another
-// random seed (PATCH_SEED 4 against 3), also on all but 23000-24999 read
-// again at other moves of 0.025 (-patchjitseed). Unsure cells of
-// 18000-18999 left wrong at corners moved 0.012 / 0.04 pitch: the first
-// 319 / 571, the second 315 / 529, their mean 296 / 504 (the pair
-// before, on 9500 seeds, 320 / 558). Cold, it read 132 fewer cells
-// wrong over 3100 boards of six sets (SIM_NOTES, fifty-ninth session).
-// It costs the second network's time, about 4 ms a frame on one core.
+// The file holds three networks and gives the mean of their corrections
+// (patchnet_mean.py), trained on the unsure cells of rendered seeds, each
+// read at corners moved 0.012 and 0.04 pitch, with different random seeds
+// (PATCH_SEED 3, 4 and 5): the first on 10000-17999, 19000-19399,
+// 22000-22299 and 23000-24999 (11 600); the second also on all but
+// 23000-24999 read again at other moves of 0.025 (-patchjitseed); the
+// third on all of that, 25000-26999 and 23000-26999 read again so (13 600
+// seeds, 250 000 cells). Unsure cells of 18000-18999 left wrong at
+// corners moved 0.012 / 0.04 pitch: the first 319 / 571, the second
+// 315 / 529, the third 296 / 516; the first two's mean 296 / 504, the
+// three's 279 / 495. Cold, the third network read 10 fewer cells wrong
+// than the first two's mean over the 1800 boards of four sets never
+// trained on, and no set worse (SIM_NOTES, sixtieth session). Each
+// network costs about 4 ms a frame on one core.
 //
 //go:embed patchnet.onnx
 var patchNetONNX []byte
