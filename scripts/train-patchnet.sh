@@ -4,7 +4,7 @@
 # build: the reader only needs the ONNX file. Installs Debian's PyTorch if
 # missing.
 #
-#   scripts/train-patchnet.sh [TRAIN_SEEDS [CHECK_SEEDS [EPOCHS [MORE_SEEDS [LAST_SEEDS [NEWEST_SEEDS]]]]]]
+#   scripts/train-patchnet.sh [TRAIN_SEEDS [CHECK_SEEDS [EPOCHS [MORE_SEEDS [LAST_SEEDS [NEWEST_SEEDS [LATEST_SEEDS]]]]]]]
 #
 # Seeds are sim seeds (ranges a-b,c-d) already rendered into
 # COMPANION_SIM_CACHE (default /tmp/simcache; `companion render --seed N
@@ -12,20 +12,22 @@
 # 10000-17999 and 19000-19999 to train, 18000-18999 to check. Never the
 # hold-out (100000 on) or the regression suite (5000-5039). PATCH_BOUND
 # (default 2) bounds each correction, as patchClip in vision/patchnet.go.
-# Three networks are trained, each on its seeds' cells read at two
-# corner moves, with different random seeds (PATCH_SEED): the first on
-# TRAIN_SEEDS, MORE_SEEDS (default 22000-22867) and LAST_SEEDS (default
-# 23000-24999); the second on those and TRAIN_SEEDS and MORE_SEEDS read a
-# third time at other moves (-patchjitseed): more cells from the same
-# renders; the third on all of that and NEWEST_SEEDS (default
-# 25000-26999), with LAST_SEEDS and NEWEST_SEEDS read a third time too.
+# Three networks are trained, each on its seeds' unsure cells read at
+# the true corners moved 0.012 and 0.04 pitch, with different random
+# seeds (PATCH_SEED): the first on TRAIN_SEEDS, MORE_SEEDS (default
+# 22000-22867) and LAST_SEEDS (default 23000-24999); the second on those,
+# NEWEST_SEEDS (default 25000-26999), and TRAIN_SEEDS, MORE_SEEDS and
+# LAST_SEEDS read a third time at moves of 0.025 (-patchjitseed): more
+# cells from the same renders; the third (8 epochs) on all of that,
+# LATEST_SEEDS (default 27000-28999), NEWEST_SEEDS and LATEST_SEEDS read
+# at 0.025 too, and the first three sets read a fourth time at 0.02.
 # The file written gives the mean of their corrections
 # (vision/patchnet_mean.py). More seeds read better (SIM_NOTES,
-# fifty-eighth to sixtieth sessions): render all of them. About 30-60
+# fifty-eighth to sixty-first sessions): render all of them. About 30-60
 # minutes a network on two cores for 10 epochs (the third, on about
-# 250 000 cells of 13 600 seeds, took about 58); the training cells are
-# written only where the third look sees them (-patchunsure, about 0.9 GB
-# a corner move).
+# 374 000 cells of 15 600 seeds, took about 40 minutes for 8 epochs on a
+# quiet machine); the training cells are written only where the third
+# look sees them (-patchunsure, about 0.9 GB a corner move).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 train=${1:-10000-16999,17000-17999,19000-19999}
@@ -34,6 +36,7 @@ epochs=${3:-10}
 more=${4:-22000-22867}
 last=${5:-23000-24999}
 newest=${6:-25000-26999}
+latest=${7:-27000-28999}
 export COMPANION_SIM_CACHE=${COMPANION_SIM_CACHE:-/tmp/simcache}
 
 bash scripts/setup.sh
@@ -49,12 +52,15 @@ data "$seeds" near 0.012
 data "$seeds" far 0.04
 data "$newest" newnear 0.012
 data "$newest" newfar 0.04
-data "$train,$more" mid 0.025 1013
-data "$last,$newest" newmid 0.025 1013
+data "$latest" latestnear 0.012
+data "$latest" latestfar 0.04
+data "$train,$more,$last" mid 0.025 1013
+data "$newest,$latest" newmid 0.025 1013
+data "$train,$more,$last" mid2 0.02 2027
 go test -run 'TestPatchNetData$' -timeout 60m ./vision -args -patchdata "$check" -patchout "$work/check" -patchcheck -patchjitter 0.012
 PATCH_SEED=3 /usr/bin/python3 vision/patchnet_train.py "$work/near,$work/far" "$work/check" "$work/first.onnx" "$epochs"
-PATCH_SEED=4 /usr/bin/python3 vision/patchnet_train.py "$work/near,$work/far,$work/mid" "$work/check" "$work/second.onnx" "$epochs"
-PATCH_SEED=5 /usr/bin/python3 vision/patchnet_train.py "$work/near,$work/far,$work/mid,$work/newnear,$work/newfar,$work/newmid" "$work/check" "$work/third.onnx" "$epochs"
+PATCH_SEED=5 /usr/bin/python3 vision/patchnet_train.py "$work/near,$work/far,$work/mid,$work/newnear,$work/newfar" "$work/check" "$work/second.onnx" "$epochs"
+PATCH_SEED=6 /usr/bin/python3 vision/patchnet_train.py "$work/near,$work/far,$work/mid,$work/newnear,$work/newfar,$work/latestnear,$work/latestfar,$work/newmid,$work/mid2" "$work/check" "$work/third.onnx" 8
 (cd vision && /usr/bin/python3 patchnet_mean.py "$work/patchnet.onnx" "$work/first.onnx.pt" "$work/second.onnx.pt" "$work/third.onnx.pt")
 cp "$work/patchnet.onnx" vision/patchnet.onnx
 echo "train-patchnet: wrote vision/patchnet.onnx; judge it end to end (accuracy harness, cold) before keeping it" >&2

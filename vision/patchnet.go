@@ -24,17 +24,18 @@ import (
 // The file holds three networks and gives the mean of their corrections
 // (patchnet_mean.py), trained on the unsure cells of rendered seeds, each
 // read at corners moved 0.012 and 0.04 pitch, with different random seeds
-// (PATCH_SEED 3, 4 and 5): the first on 10000-17999, 19000-19399,
-// 22000-22299 and 23000-24999 (11 600); the second also on all but
-// 23000-24999 read again at other moves of 0.025 (-patchjitseed); the
-// third on all of that, 25000-26999 and 23000-26999 read again so (13 600
-// seeds, 250 000 cells). Unsure cells of 18000-18999 left wrong at
-// corners moved 0.012 / 0.04 pitch: the first 319 / 571, the second
-// 315 / 529, the third 296 / 516; the first two's mean 296 / 504, the
-// three's 279 / 495. Cold, the third network read 10 fewer cells wrong
-// than the first two's mean over the 1800 boards of four sets never
-// trained on, and no set worse (SIM_NOTES, sixtieth session). Each
-// network costs about 4 ms a frame on one core.
+// (PATCH_SEED 3, 5 and 6): the first on 10000-17999, 19000-19399,
+// 22000-22299 and 23000-24999 (11 600); the second also on 25000-26999
+// and the first's seeds read again at other moves of 0.025
+// (-patchjitseed; 13 600 seeds, 250 000 cells); the third on all of that,
+// 27000-28999, 25000-28999 read again at 0.025 and the first's seeds at
+// 0.02 (15 600 seeds, 374 000 cells). Unsure cells of 18000-18999 left
+// wrong at corners moved 0.012 / 0.04 pitch: the first 319 / 571, the
+// second 296 / 516, the third 284 / 481; the three's mean 257 / 470 (the
+// file before, with another network in the third's place, 279 / 495).
+// Cold, it read 19 fewer cells wrong than the file before over the 1800
+// boards of four sets never trained on (SIM_NOTES, sixty-first session).
+// Each network costs about 4 ms a frame on one core.
 //
 //go:embed patchnet.onnx
 var patchNetONNX []byte
