@@ -54,9 +54,9 @@ data "$newest" newnear 0.012
 data "$newest" newfar 0.04
 data "$latest" latestnear 0.012
 data "$latest" latestfar 0.04
-data "$train,$more,$last" mid 0.025 1013
+data "$seeds" mid 0.025 1013
 data "$newest,$latest" newmid 0.025 1013
-data "$train,$more,$last" mid2 0.02 2027
+data "$seeds" mid2 0.02 2027
 go test -run 'TestPatchNetData$' -timeout 60m ./vision -args -patchdata "$check" -patchout "$work/check" -patchcheck -patchjitter 0.012
 PATCH_SEED=3 /usr/bin/python3 vision/patchnet_train.py "$work/near,$work/far" "$work/check" "$work/first.onnx" "$epochs"
 PATCH_SEED=5 /usr/bin/python3 vision/patchnet_train.py "$work/near,$work/far,$work/mid,$work/newnear,$work/newfar" "$work/check" "$work/second.onnx" "$epochs"
