@@ -181,9 +181,10 @@ func (n *refineNet) offsets(full *pixels, h homography) ([4][2]float64, [4]float
 	return d, spread, nil
 }
 
-// refined moves grid h (full resolution) rounds times where the network
-// puts its corners, and gives the corners and the last round's largest
-// expected error (pitches).
+// refined moves grid h (full resolution) up to rounds times where the
+// network puts its corners, and gives the corners and the last round's
+// largest expected error (pitches). It stops early once a round moves no
+// corner refineSettled pitches.
 func (n *refineNet) refined(full *pixels, h homography, rounds int) ([4][2]float64, float64, bool) {
 	c := cornersOf(h)
 	worst := 0.0
@@ -194,8 +195,13 @@ func (n *refineNet) refined(full *pixels, h homography, rounds int) ([4][2]float
 		}
 		c = movedCorners(h, d)
 		worst = 0
-		for _, v := range spread {
+		moved := 0.0
+		for k, v := range spread {
 			worst = math.Max(worst, v)
+			moved = math.Max(moved, math.Hypot(d[k][0], d[k][1]))
+		}
+		if moved < refineSettled {
+			break
 		}
 		var ok bool
 		if h, ok = homographyFromCorners(c); !ok {
@@ -204,6 +210,13 @@ func (n *refineNet) refined(full *pixels, h homography, rounds int) ([4][2]float
 	}
 	return c, worst, true
 }
+
+// refineSettled (pitches): a round that moves no corner this far leaves
+// the grid where it is for the next to find the same. Stopping there
+// (where a weak grid is right, most of them) read 18000-18999,
+// 20000-20299, 21000-21199, 22000-22299 and 5000-5299 the same to the
+// cell as two rounds always did, at 0.01 and at 0.02.
+const refineSettled = 0.02
 
 // useRefineNet lets a cold reading's weak grid be moved where the
 // refinement network puts it, and its cells read again there.
