@@ -80,7 +80,7 @@ func TestDiagCells(t *testing.T) {
 				wrong++
 			}
 		}
-		t.Logf("  truth %v wrong %d", hypsOf(truth.Board), wrong)
+		t.Logf("  truth %v wrong %d\n  read  %v conf %.2f", hypsOf(truth.Board), wrong, hypsOf(res.Board), res.Confidence)
 	}
 }
 

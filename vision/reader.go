@@ -226,6 +226,7 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 	start := time.Now()
 	var res Result
 	r.boardWeak = false
+	r.cc.colours = boardColours{} // a reading again needs this frame's first
 	if img.Empty() || img.Cols() < 64 || img.Rows() < 64 {
 		return res, fmt.Errorf("vision: frame is empty or tiny (%dx%d)", img.Cols(), img.Rows())
 	}
@@ -461,7 +462,7 @@ func (r *Reader) readSurerOn(c [4][2]float64, scale float64, res *Result) bool {
 		return false
 	}
 	r.keptGrid.keep(&r.cc, res)
-	r.readCells(scaleHomography(hc, scale), res)
+	r.readCellsAgain(scaleHomography(hc, scale), res)
 	if meanConf(res.Confidence[:]) < meanConf(r.keptGrid.res.Confidence[:]) {
 		r.keptGrid.restore(&r.cc, res)
 		return false
