@@ -144,17 +144,32 @@ func (r *Reader) useGray() {
 func (r *Reader) readCells(h homography, res *Result) { r.readCellsWith(h, res, nil) }
 
 // readCellsAgain reads the cells on grid h (reduced frame), a grid moved a
-// little from the one last read, with the colours that reading chose: the
-// choice (seenBoard and a sweep for each colour tried) is about a third of
-// a reading. On the five check sets, cold, choosing afresh read 672 cells
-// wrong (1690 boards perfect), this 655 (1685; 18 of the cells on one
-// board, 5007), for 4.5 ms a frame less (about 69 -> 65 ms).
+// little from the one last read, with the colours that reading chose
+// where its cells show the same block tops (sameBlocks): the choice
+// (seenBoard and a sweep for each colour tried) is about a third of a
+// reading. On the five check sets, cold, choosing afresh read 672 cells
+// wrong (1690 boards perfect), this 666 (1689), about 3 ms a frame less.
+// Without the test of the block tops, 655 (1685), but 18 of those cells
+// on one board (5007) and on others a first grid's wrong block colour
+// kept (the hold-out's 100172, 3 -> 8 wrong).
 func (r *Reader) readCellsAgain(h homography, res *Result) {
-	if ch := r.cc.colours; ch.ok {
+	if ch := r.cc.colours; ch.ok && r.sameBlocks(h, &ch) {
 		r.readCellsWith(h, res, &ch)
 		return
 	}
 	r.readCells(h, res)
+}
+
+// sameBlocks reports whether the cells on grid h (reduced frame) show the
+// block tops' colour ch holds (or, as ch, none): a first grid off the
+// block tops takes shaded sides or cells for them (100172).
+func (r *Reader) sameBlocks(h homography, ch *boardColours) bool {
+	var m colourModel
+	m.chooseColours(boardCandidates(cellColours(&r.px, h)))
+	if m.hasBlock != ch.hasBlock {
+		return false
+	}
+	return !m.hasBlock || sameSurface(m.block, ch.block)
 }
 
 // lenses gives the focal lengths to try on grid h (reduced frame): the
