@@ -16,7 +16,7 @@ var (
 	seedsFlag   = flag.String("seeds", "", "run the harness on these seeds (e.g. 100000-100499) and print the report")
 	trueCorners = flag.Bool("truecorners", false, "with -seeds: read with the true corners (measure the cell reading alone)")
 	nearJitter  = flag.Float64("near", -1, "with -seeds: read near the true corners nudged by up to this many pitches (a known grid, a camera that stayed put)")
-	tsvFlag     = flag.String("tsv", "", "with -seeds: also write one line per seed (seed, elevation, built cells, read, worst corner error in pitches, wrong cells, hidden cells and those wrong, each corner's error A1, A5, E5, E1 in pitches) to this file")
+	tsvFlag     = flag.String("tsv", "", "with -seeds: also write one line per seed (seed, elevation, built cells, read, worst corner error in pitches, wrong cells, hidden cells and those wrong, each corner's error A1, A5, E5, E1 in pitches, recognition ms) to this file")
 	trueFOV     = flag.Bool("truefov", false, "with -seeds: give the reader each frame's true field of view (a camera whose lens is known)")
 	cellTSVFlag = flag.String("celltsv", "", "with -seeds: also write one line per cell of the boards read (seed, cell, truth, read, confidence, grid confidence, hidden, worst corner error) to this file")
 )
@@ -102,7 +102,7 @@ func writeCellTSV(path string, rep Report) error {
 // writeTSV writes one line per seed, for comparing two runs seed by seed.
 func writeTSV(path string, rep Report) error {
 	var b strings.Builder
-	b.WriteString("seed\televation\tbuilt\tread\tworst_corner\twrong\thidden\thidden_wrong\tcorner_a1\tcorner_a5\tcorner_e5\tcorner_e1\n")
+	b.WriteString("seed\televation\tbuilt\tread\tworst_corner\twrong\thidden\thidden_wrong\tcorner_a1\tcorner_a5\tcorner_e5\tcorner_e1\tms\n")
 	for _, s := range rep.Samples {
 		worst := s.WorstCorner()
 		hidden, hiddenWrong := 0, 0
@@ -122,7 +122,7 @@ func writeTSV(path string, rep Report) error {
 			}
 			fmt.Fprintf(&b, "\t%.4f", e)
 		}
-		b.WriteString("\n")
+		fmt.Fprintf(&b, "\t%.1f\n", s.Millis)
 	}
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		return fmt.Errorf("writing per-seed figures: %w", err)

@@ -106,6 +106,46 @@ func benchRead(b *testing.B, mode readMode) {
 	}
 }
 
+// manySeeds are BenchmarkReadMany's scenes: seeds no part of the reader
+// was trained or tuned on, as many as make the share of crowded frames
+// (where the grid search runs) about the sets' own. Of the eight
+// benchSeeds one is such a frame, of the check sets' frames about two in
+// five, so BenchmarkRead's mean is well under a frame's at the table.
+var manySeeds = func() []int64 {
+	var s []int64
+	for seed := int64(30000); seed < 30048; seed++ {
+		s = append(s, seed)
+	}
+	return s
+}()
+
+// BenchmarkReadMany times recognition alone per 1280x720 frame over
+// manySeeds, rendered off the clock (about half a minute): the mean over
+// frames like the check sets', easy and crowded.
+func BenchmarkReadMany(b *testing.B) {
+	r := NewReader()
+	defer r.Close()
+	var frames []gocv.Mat
+	for _, seed := range manySeeds {
+		sc := sim.RandomScene(seed)
+		sc.Width, sc.Height = 1280, 720
+		img, _ := sim.Render(sc)
+		m, err := gocv.ImageToMatRGB(img)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer m.Close()
+		frames = append(frames, m)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := r.Read(frames[i%len(frames)]); err != nil && !errors.Is(err, ErrNoGrid) {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkCellNets times the cell networks on one frame's inputs: 25
 // cells on the grid and on its four shifts.
 func BenchmarkCellNets(b *testing.B) {
