@@ -47,19 +47,10 @@ func benchRead(b *testing.B, mode readMode) {
 		b.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(b *testing.B) {
 			r := NewReader()
 			defer r.Close()
-			var frames []gocv.Mat
+			frames, truths := renderFrames(b, benchSeeds, size[0], size[1])
 			var corners [][4][2]float64
-			for _, seed := range benchSeeds {
-				sc := sim.RandomScene(seed)
-				sc.Width, sc.Height = size[0], size[1]
-				img, truth := sim.Render(sc)
-				m, err := gocv.ImageToMatRGB(img)
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer m.Close()
-				frames = append(frames, m)
-				c := truth.Corners
+			for k, seed := range benchSeeds {
+				c := truths[k].Corners
 				if mode == readNear || mode == readNearSure {
 					c = sim.Nudge(c, 0.1, rand.New(rand.NewSource(seed)))
 				}
@@ -125,18 +116,7 @@ var manySeeds = func() []int64 {
 func BenchmarkReadMany(b *testing.B) {
 	r := NewReader()
 	defer r.Close()
-	var frames []gocv.Mat
-	for _, seed := range manySeeds {
-		sc := sim.RandomScene(seed)
-		sc.Width, sc.Height = 1280, 720
-		img, _ := sim.Render(sc)
-		m, err := gocv.ImageToMatRGB(img)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer m.Close()
-		frames = append(frames, m)
-	}
+	frames, _ := renderFrames(b, manySeeds, 1280, 720)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -144,6 +124,26 @@ func BenchmarkReadMany(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// renderFrames renders the seeds' scenes at w x h off the clock, as Mats
+// closed when b ends, with their truths.
+func renderFrames(b *testing.B, seeds []int64, w, h int) ([]gocv.Mat, []sim.Truth) {
+	b.Helper()
+	var frames []gocv.Mat
+	var truths []sim.Truth
+	for _, seed := range seeds {
+		sc := sim.RandomScene(seed)
+		sc.Width, sc.Height = w, h
+		img, truth := sim.Render(sc)
+		m, err := gocv.ImageToMatRGB(img)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { m.Close() })
+		frames, truths = append(frames, m), append(truths, truth)
+	}
+	return frames, truths
 }
 
 // BenchmarkCellNets times the cell networks on one frame's inputs: 25
