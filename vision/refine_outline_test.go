@@ -135,12 +135,17 @@ func TestOutlineAnyEdges(t *testing.T) {
 // inside its frame. With the outer edges weighed as much as dividers,
 // 17299 (58 degrees, 19 built), 17257 (70 degrees, 15 built) and 17827
 // (46 degrees, 17 built) were reported 0.11, 0.08 and 0.08 pitch off at
-// their worst corner; at outerEdgeWeight, 0.02, 0.01 and 0.01.
+// their worst corner; at outerEdgeWeight, 0.02, 0.01 and 0.01. The
+// search's grids: since sureShortcutSpread, 17299 skips the search (its
+// corner network's grid refined 0.06 off; every cell read right either
+// way).
 func TestOutlineEdgeWeight(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders 3 frames")
 	}
-	readSeedsNear(t, []int64{17299, 17257, 17827}, 0.04, 2)
+	withoutCornerNet(t, func() {
+		readSeedsNear(t, []int64{17299, 17257, 17827}, 0.04, 2)
+	})
 }
 
 // TestOutlineRaisedEdges: the frame's outer edges lie on the cells'
