@@ -218,12 +218,22 @@ func TestAccuracy(t *testing.T) {
 // With the corner network (forty-eighth session) the 40 seeds read 94.6 %
 // of cells cold (93.6 % before): the floor for all 40 is now 0.93; the
 // first ten alone keep the old floor.
+//
+// The sure shortcut to 0.03 pitch (sixty-fifth session, sureShortcutSpread
+// in vision/cornernet.go) moved the median corner error from 1.28 to 1.36 %
+// of a pitch (1.30 % over the grids right): 5002 and 5023 take the
+// corner network's grid 0.16 and 0.10 pitch off at one corner, where the
+// search's was within 0.02, every cell read right either way. Over the
+// 2100 boards of the five check sets the worst corner's median fell
+// (0.0229 -> 0.0222 pitch) and the boards over 0.1 pitch off stayed 205 /
+// 206, the hold-out's median 1.19 % of a pitch either way, for 11-18 %
+// less time a frame: the corner ceilings rose to 0.014 and 0.0135.
 const (
 	minCells             = 0.93
 	minCellsShort        = 0.86
 	maxFailed            = 0.15
-	maxCornerMedian      = 0.013
-	maxRightCornerMedian = 0.012
+	maxCornerMedian      = 0.014
+	maxRightCornerMedian = 0.0135
 	minSureRight         = 0.995
 	minSureShare         = 0.55
 	minCellsTrueCorners  = 0.96
