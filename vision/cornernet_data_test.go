@@ -7,6 +7,8 @@ import (
 	"image"
 	"testing"
 
+	"companion/sim"
+
 	"gocv.io/x/gocv"
 )
 
@@ -15,6 +17,7 @@ var (
 	cornerOut     = flag.String("cornerout", "", "with -cornerdata: the files' prefix (PREFIX_img.bin, PREFIX_corners.bin, PREFIX_seeds.txt)")
 	cornerCheck   = flag.Bool("cornercheck", false, "with -cornerdata: the seeds are check seeds (any seeds but the hold-out may be written)")
 	cornerOnlyHas = flag.Bool("cornercached", true, "with -cornerdata: skip seeds not in COMPANION_SIM_CACHE rather than render them")
+	cornerRenderW = flag.Int("cornerrenderw", 0, "with -cornerdata: render each seed afresh this many pixels wide (the scene's aspect kept, JPEG at its quality), caching nothing; the network sees frames shrunk to a fifth of 1280, so a 640-wide render costs a quarter and looks much the same")
 )
 
 // TestCornerNetData writes the corner network's training or check frames
@@ -27,14 +30,14 @@ func TestCornerNetData(t *testing.T) {
 	if *cornerData == "" || *cornerOut == "" {
 		t.Skip("run with -cornerdata A-B[,C-D] -cornerout PREFIX")
 	}
-	seeds := exportSeeds(t, *cornerData, *cornerCheck, *cornerOnlyHas)
+	seeds := exportSeeds(t, *cornerData, *cornerCheck, *cornerOnlyHas && *cornerRenderW == 0)
 	out := createExport(t, *cornerOut, "_img.bin", "_corners.bin", "_seeds.txt")
 	wi, wc, ws := out.w[0], out.w[1], out.w[2]
 	small := gocv.NewMat()
 	defer small.Close()
 	n := 0
 	for _, s := range seeds {
-		m, truth, err := loadSimFrame(s)
+		m, truth, err := trainingFrame(s, *cornerRenderW)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,4 +58,24 @@ func TestCornerNetData(t *testing.T) {
 	}
 	out.close(t)
 	t.Logf("%d frames written to %s_*", n, *cornerOut)
+}
+
+// trainingFrame is seed's frame: the cached or rendered one at its own size
+// when w is 0, else rendered afresh w pixels wide.
+func trainingFrame(seed int64, w int) (gocv.Mat, sim.Truth, error) {
+	if w == 0 {
+		return loadSimFrame(seed)
+	}
+	sc := sim.RandomScene(seed)
+	sc.Width, sc.Height = w, (w*sc.Height+sc.Width/2)/sc.Width
+	img, truth := sim.Render(sc)
+	data, err := sim.EncodeJPEG(img, sc.JPEGQuality)
+	if err != nil {
+		return gocv.Mat{}, truth, fmt.Errorf("seed %d: %w", seed, err)
+	}
+	m, err := DecodeBytes(data)
+	if err != nil {
+		return gocv.Mat{}, truth, fmt.Errorf("seed %d: %w", seed, err)
+	}
+	return m, truth, nil
 }
