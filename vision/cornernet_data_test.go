@@ -70,12 +70,5 @@ func trainingFrame(seed int64, w int) (gocv.Mat, sim.Truth, error) {
 	sc.Width, sc.Height = w, (w*sc.Height+sc.Width/2)/sc.Width
 	img, truth := sim.Render(sc)
 	data, err := sim.EncodeJPEG(img, sc.JPEGQuality)
-	if err != nil {
-		return gocv.Mat{}, truth, fmt.Errorf("seed %d: %w", seed, err)
-	}
-	m, err := DecodeBytes(data)
-	if err != nil {
-		return gocv.Mat{}, truth, fmt.Errorf("seed %d: %w", seed, err)
-	}
-	return m, truth, nil
+	return decodeSimFrame(seed, data, truth, err)
 }

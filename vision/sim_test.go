@@ -23,6 +23,12 @@ func simFrame(tb testing.TB, seed int64) (gocv.Mat, sim.Truth) {
 // loadSimFrame is simFrame for goroutines other than the test's.
 func loadSimFrame(seed int64) (gocv.Mat, sim.Truth, error) {
 	data, truth, err := sim.Frame(seed)
+	return decodeSimFrame(seed, data, truth, err)
+}
+
+// decodeSimFrame decodes seed's JPEG bytes data (err: how getting them
+// failed) with its truth.
+func decodeSimFrame(seed int64, data []byte, truth sim.Truth, err error) (gocv.Mat, sim.Truth, error) {
 	if err != nil {
 		return gocv.Mat{}, truth, fmt.Errorf("seed %d: %w", seed, err)
 	}
