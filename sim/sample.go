@@ -22,6 +22,14 @@ func EncodeJPEG(img image.Image, quality int) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// RenderJPEG renders scene s as the camera delivers it: JPEG bytes at the
+// scene's quality, with the truth.
+func RenderJPEG(s Scene) ([]byte, Truth, error) {
+	img, t := Render(s)
+	data, err := EncodeJPEG(img, s.JPEGQuality)
+	return data, t, err
+}
+
 // sampleJSON is a sample's truth file.
 type sampleJSON struct {
 	Seed         int64         `json:"seed"`
@@ -40,9 +48,7 @@ type sampleJSON struct {
 // WriteSample renders seed's scene into dir as seed-<N>.jpg (at the
 // scene's JPEG quality) and its truth as seed-<N>.json.
 func WriteSample(dir string, seed int64) (imagePath, truthPath string, err error) {
-	s := RandomScene(seed)
-	img, t := Render(s)
-	data, err := EncodeJPEG(img, s.JPEGQuality)
+	data, t, err := RenderJPEG(RandomScene(seed))
 	if err != nil {
 		return "", "", err
 	}
@@ -116,8 +122,5 @@ func Frame(seed int64) ([]byte, Truth, error) {
 		t, err := LoadTruth(tp)
 		return data, t, err
 	}
-	s := RandomScene(seed)
-	img, t := Render(s)
-	data, err := EncodeJPEG(img, s.JPEGQuality)
-	return data, t, err
+	return RenderJPEG(RandomScene(seed))
 }

@@ -68,7 +68,6 @@ func trainingFrame(seed int64, w int) (gocv.Mat, sim.Truth, error) {
 	}
 	sc := sim.RandomScene(seed)
 	sc.Width, sc.Height = w, (w*sc.Height+sc.Width/2)/sc.Width
-	img, truth := sim.Render(sc)
-	data, err := sim.EncodeJPEG(img, sc.JPEGQuality)
+	data, truth, err := sim.RenderJPEG(sc)
 	return decodeSimFrame(seed, data, truth, err)
 }
