@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# Retrains the corner network (vision/cornernet.go) and rewrites
-# vision/cornernet.onnx. A development step, not part of the build: the
-# reader only needs the ONNX file. Installs Debian's PyTorch if missing.
+# Retrains a corner network (vision/cornernet.go) and rewrites
+# vision/cornernet.onnx, or the file OUT names (the second network is
+# vision/cornernet2.onnx, made by
+# `RENDER_W=640 OUT=vision/cornernet2.onnx scripts/train-cornernet.sh
+# 40000-49999 18000-18999 16`, about 65 minutes on two cores). A
+# development step, not part of the build: the reader only needs the ONNX
+# files. Installs Debian's PyTorch if missing.
 #
 #   scripts/train-cornernet.sh [TRAIN_SEEDS [CHECK_SEEDS [EPOCHS]]]
 #
@@ -18,6 +22,7 @@ cd "$(dirname "$0")/.."
 train=${1:-10000-16999}
 check=${2:-18000-18999}
 epochs=${3:-20}
+out=${OUT:-vision/cornernet.onnx}
 export COMPANION_SIM_CACHE=${COMPANION_SIM_CACHE:-/tmp/simcache}
 
 bash scripts/setup.sh
@@ -28,5 +33,5 @@ trap 'rm -rf "$work"' EXIT
 go test -run 'TestCornerNetData$' -timeout 180m ./vision -args -cornerdata "$train" -cornerout "$work/train" -cornerrenderw "${RENDER_W:-0}"
 go test -run 'TestCornerNetData$' -timeout 60m ./vision -args -cornerdata "$check" -cornerout "$work/check" -cornercheck
 /usr/bin/python3 vision/cornernet_train.py "$work/train" "$work/check" "$work/cornernet.onnx" "$epochs"
-cp "$work/cornernet.onnx" vision/cornernet.onnx
-echo "train-cornernet: wrote vision/cornernet.onnx; judge it end to end (accuracy harness, cold) before keeping it" >&2
+cp "$work/cornernet.onnx" "$out"
+echo "train-cornernet: wrote $out; judge it end to end (accuracy harness, cold) before keeping it" >&2

@@ -20,6 +20,29 @@ import (
 //go:embed cornernet.onnx
 var cornerNetONNX []byte
 
+// The second corner network: the same architecture trained on 10 000
+// other frames (sim seeds 40000-49999 rendered 640 wide; the first was
+// trained on 3740). It is the better alone (worst corner on 18000-18999,
+// median 0.108 -> 0.084 pitch, within 0.3 pitch 97.8 -> 99.0 %), but put
+// in the first's place it read 28 fewer cells wrong and 16 fewer boards
+// perfect on the five check sets, the shortcut's gates being chosen on
+// the first. So it is a second opinion where the search runs: a
+// candidate grid, the crowded ranking's bonus near either guess, and
+// Read's fallback (secondCornerNet).
+//
+//go:embed cornernet2.onnx
+var secondCornerNetONNX []byte
+
+// useSecondCornerNet lets the second corner network speak where the
+// search runs. On the five check sets (18000-18999, 20000-20299,
+// 21000-21199, 22000-22299, 5000-5299), cold, one core each: cells wrong
+// 665 -> 601 (by set 325 / 102 / 68 / 79 / 91 -> 301 / 95 / 67 / 69 /
+// 69), boards perfect 1686 -> 1683, the harness's mean time a frame the
+// same (194 ms). As a candidate alone 623 (1679); with the bonus too,
+// 610 (1683); the fallback near it, 601. Its shortcut tried where the
+// first's fails: 616 (1679) and slower, not kept.
+var useSecondCornerNet = true
+
 // useCornerNet lets the corner network propose a grid to the search.
 var useCornerNet = true
 
@@ -35,13 +58,27 @@ const (
 )
 
 // cornerAgreement is the crowded ranking's bonus for grid h (full
-// resolution) near the corner network's grid.
+// resolution) near the corner network's grid, or the second network's.
 func (r *Reader) cornerAgreement(h homography) float64 {
 	if !r.cornerOK {
 		return 0
 	}
 	e := pitchErr(cornersOf(h), r.cornerGuess)
+	if r.secondOK {
+		e = math.Min(e, pitchErr(cornersOf(h), r.secondGuess))
+	}
 	return cornerNetWeight * math.Max(0, 1-e/cornerNetRadius)
+}
+
+// secondOpinion runs the second corner network on BGR frame src, where the
+// search is about to run (the shortcut's frames never need it: about 5 ms
+// a frame saved there).
+func (r *Reader) secondOpinion(src gocv.Mat) {
+	r.secondOK = false
+	if useCornerNet && useSecondCornerNet && r.cornerOK {
+		r.secondCorner.onnx = secondCornerNetONNX
+		r.secondGuess, r.secondOK = r.secondCorner.guessOK(src)
+	}
 }
 
 // useCornerShortcut lets a corner network's grid that refines sure (as a
@@ -158,8 +195,10 @@ const (
 	cornerNetWindow        = 2 // the peak's mean is taken over +-2 map cells
 )
 
-// cornerNet holds the loaded network and its scratch Mats.
+// cornerNet holds the loaded network and its scratch Mats; onnx is the
+// network's file (nil: cornerNetONNX).
 type cornerNet struct {
+	onnx  []byte
 	net   gocv.Net
 	small gocv.Mat
 	ready bool
@@ -177,7 +216,11 @@ func (c *cornerNet) load() error {
 	if c.ready {
 		return nil
 	}
-	net, err := gocv.ReadNetFromONNXBytes(cornerNetONNX)
+	file := c.onnx
+	if file == nil {
+		file = cornerNetONNX
+	}
+	net, err := gocv.ReadNetFromONNXBytes(file)
 	if err != nil {
 		return fmt.Errorf("vision: loading the corner network: %w", err)
 	}

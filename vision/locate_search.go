@@ -502,8 +502,14 @@ func (r *Reader) gridCandidates(scale float64, w, h int) []scoredGrid {
 		r.tryNeighbours(seeds, scale, w, h, try)
 		sort.Slice(all, func(i, j int) bool { return all[i].s > all[j].s })
 	}
-	if r.cornerOK {
-		if hc, ok := homographyFromCorners(r.cornerGuess); ok {
+	for _, g := range []struct {
+		c  [4][2]float64
+		ok bool
+	}{{r.cornerGuess, r.cornerOK}, {r.secondGuess, r.secondOK}} {
+		if !g.ok {
+			continue
+		}
+		if hc, ok := homographyFromCorners(g.c); ok {
 			try(hc)
 			sort.Slice(all, func(i, j int) bool { return all[i].s > all[j].s })
 		}

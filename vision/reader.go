@@ -128,6 +128,11 @@ type Reader struct {
 	corner      cornerNet
 	cornerGuess [4][2]float64
 	cornerOK    bool
+	// secondCorner is the second corner network (secondOpinion), run
+	// only where the search runs; secondGuess its corners when secondOK.
+	secondCorner cornerNet
+	secondGuess  [4][2]float64
+	secondOK     bool
 	// patch is the third look's network; full the frame being read at
 	// full resolution (the source's own memory when it is continuous
 	// BGR), which it samples.
@@ -160,6 +165,7 @@ func NewReader() *Reader {
 // Close releases the Reader's Mats.
 func (r *Reader) Close() error {
 	r.corner.close()
+	r.secondCorner.close()
 	r.patch.close()
 	r.refiner.close()
 	for _, m := range []*gocv.Mat{&r.bgr, &r.small, &r.gray, &r.ridges, &r.edges, &r.colourEdges, &r.fullGray, &r.blurred} {
@@ -174,14 +180,22 @@ func (r *Reader) Close() error {
 func (r *Reader) Read(img gocv.Mat) (Result, error) {
 	start := time.Now()
 	res, err := r.read(img, nil)
-	if useCornerFallback && r.cornerOK && (err != nil || pitchErr(res.Corners, r.cornerGuess) > cornerDisagree) {
-		// Refused, or far from the corner network's grid: on crowded
+	far := err != nil || pitchErr(res.Corners, r.cornerGuess) > cornerDisagree
+	if far && err == nil && r.secondOK && pitchErr(res.Corners, r.secondGuess) <= cornerDisagree {
+		far = false
+	}
+	if useCornerFallback && r.cornerOK && far {
+		// Refused, or far from the corner networks' grids: on crowded
 		// boards the search's grids can all fail the board's checks, or
 		// its choice be a cell or more off, where the network's grid,
-		// refined as a hint is, is right. Read near it, as ReadNear does
+		// refined as a hint is, is right. Read near it (the second
+		// network's, the better alone, where it ran), as ReadNear does
 		// (the search runs again there and the hint is weighed against
 		// it); the board test judges the grid found there as a hint's.
 		guess := r.cornerGuess
+		if r.secondOK {
+			guess = r.secondGuess
+		}
 		if res2, err2 := r.readHinted(img, nil, &guess); err2 == nil {
 			// The time is the whole read's, both attempts.
 			res2.Millis = float64(time.Since(start).Microseconds()) / 1000
@@ -253,6 +267,7 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 			if h, gridConf, shortcut = r.cornerShortcut(scale, src.Cols(), src.Rows()); shortcut {
 				found = true
 			} else {
+				r.secondOpinion(src)
 				h, _, gridConf, found = r.locateGrid(scale, src.Cols(), src.Rows())
 			}
 		}
@@ -515,6 +530,7 @@ func (r *Reader) prepare(img gocv.Mat) (gocv.Mat, float64, error) {
 	gocv.CvtColor(r.small, &r.gray, gocv.ColorBGRToGray)
 	r.edgesReady = false
 	r.cornerOK = false
+	r.secondOK = false
 	r.colourReady = false
 	r.segReady = false
 	r.gradsReady = false
