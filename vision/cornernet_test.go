@@ -208,11 +208,14 @@ func TestCornerShortcutBySpread(t *testing.T) {
 // cells, 48 degrees up) was refused with every cell lost; regression seed
 // 5014 (23 built) was read 1.56 pitch off with 13 cells wrong. Near the
 // network's grid both read within a fifth of a pitch and most cells
-// right, the wrong ones asked about.
+// right, the wrong ones asked about. The second network's opinion is left
+// out: as a candidate grid it saves 18560 before any fallback.
 func TestReadFallsBackToCornerNet(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders frames")
 	}
+	useSecondCornerNet = false
+	defer func() { useSecondCornerNet = true }()
 	r := NewReader()
 	defer r.Close()
 	for _, tc := range []struct {
