@@ -37,10 +37,11 @@ var secondCornerNetONNX []byte
 // search runs. On the five check sets (18000-18999, 20000-20299,
 // 21000-21199, 22000-22299, 5000-5299), cold, one core each: cells wrong
 // 665 -> 601 (by set 325 / 102 / 68 / 79 / 91 -> 301 / 95 / 67 / 69 /
-// 69), boards perfect 1686 -> 1683, the harness's mean time a frame the
-// same (194 ms). As a candidate alone 623 (1679); with the bonus too,
-// 610 (1683); the fallback near it, 601. Its shortcut tried where the
-// first's fails: 616 (1679) and slower, not kept.
+// 69), boards perfect 1686 -> 1683; as a candidate alone 623 (1679),
+// with the bonus too 610 (1683), the fallback near it 601. Its shortcut
+// tried where the first's fails: 616 (1679) and slower, not kept.
+// `BenchmarkReadMany`, one core, the builds side by side twice: 173 / 180
+// -> 173 / 185 ms, 2315 -> 2329 allocations a frame.
 var useSecondCornerNet = true
 
 // useCornerNet lets the corner network propose a grid to the search.
@@ -71,8 +72,8 @@ func (r *Reader) cornerAgreement(h homography) float64 {
 }
 
 // secondOpinion runs the second corner network on BGR frame src, where the
-// search is about to run (the shortcut's frames never need it: about 5 ms
-// a frame saved there).
+// search is about to run: the shortcut's frames (about 60 %) never need
+// it, and it costs about 11 ms on one core (BenchmarkCornerNet).
 func (r *Reader) secondOpinion(src gocv.Mat) {
 	r.secondOK = false
 	if useCornerNet && useSecondCornerNet && r.cornerOK {
