@@ -59,26 +59,34 @@ const (
 )
 
 // cornerAgreement is the crowded ranking's bonus for grid h (full
-// resolution) near the corner network's grid, or the second network's.
+// resolution) near the corner networks' grids.
 func (r *Reader) cornerAgreement(h homography) float64 {
 	if !r.cornerOK {
 		return 0
 	}
-	e := pitchErr(cornersOf(h), r.cornerGuess)
-	if r.secondOK {
-		e = math.Min(e, pitchErr(cornersOf(h), r.secondGuess))
-	}
-	return cornerNetWeight * math.Max(0, 1-e/cornerNetRadius)
+	return cornerNetWeight * math.Max(0, 1-r.guessDistance(cornersOf(h))/cornerNetRadius)
 }
 
-// secondOpinion runs the second corner network on BGR frame src, where the
-// search is about to run: the shortcut's frames (about 60 %) never need
-// it, and it costs about 11 ms on one core (BenchmarkCornerNet).
-func (r *Reader) secondOpinion(src gocv.Mat) {
+// guessDistance is the worst corner's distance (pitches) of corners c from
+// the nearer of the corner networks' guesses (the first's when cornerOK,
+// the second's when secondOK).
+func (r *Reader) guessDistance(c [4][2]float64) float64 {
+	e := pitchErr(c, r.cornerGuess)
+	if r.secondOK {
+		e = math.Min(e, pitchErr(c, r.secondGuess))
+	}
+	return e
+}
+
+// secondOpinion runs the second corner network on the frame the first
+// just read (its shrunk copy), where the search is about to run: the
+// shortcut's frames (about 60 %) never need it, and it costs about 11 ms
+// on one core (BenchmarkCornerNet).
+func (r *Reader) secondOpinion(cols, rows int) {
 	r.secondOK = false
 	if useCornerNet && useSecondCornerNet && r.cornerOK {
-		r.secondCorner.onnx = secondCornerNetONNX
-		r.secondGuess, r.secondOK = r.secondCorner.guessOK(src)
+		g, _, err := r.secondCorner.guessShrunk(r.corner.small, cols, rows)
+		r.secondGuess, r.secondOK = g, err == nil
 	}
 }
 
@@ -233,13 +241,22 @@ func (c *cornerNet) load() error {
 // frame src as the network sees them, and each corner's share of its heat
 // map's mass about the peak (how sure it is).
 func (c *cornerNet) guess(src gocv.Mat) ([4][2]float64, [4]float64, error) {
+	if err := c.load(); err != nil {
+		return [4][2]float64{}, [4]float64{}, err
+	}
+	gocv.Resize(src, &c.small, image.Pt(cornerNetW, cornerNetH), 0, 0, gocv.InterpolationArea)
+	return c.guessShrunk(c.small, src.Cols(), src.Rows())
+}
+
+// guessShrunk is guess on small, a cols x rows frame already shrunk to
+// cornerNetW x cornerNetH (another corner network's, which both read).
+func (c *cornerNet) guessShrunk(small gocv.Mat, cols, rows int) ([4][2]float64, [4]float64, error) {
 	var corners [4][2]float64
 	var mass [4]float64
 	if err := c.load(); err != nil {
 		return corners, mass, err
 	}
-	gocv.Resize(src, &c.small, image.Pt(cornerNetW, cornerNetH), 0, 0, gocv.InterpolationArea)
-	blob := gocv.BlobFromImage(c.small, 1.0/255, image.Pt(cornerNetW, cornerNetH), gocv.NewScalar(127.5, 127.5, 127.5, 0), false, false)
+	blob := gocv.BlobFromImage(small, 1.0/255, image.Pt(cornerNetW, cornerNetH), gocv.NewScalar(127.5, 127.5, 127.5, 0), false, false)
 	defer blob.Close()
 	c.net.SetInput(blob, "frame")
 	out := c.net.Forward("heat")
@@ -248,8 +265,8 @@ func (c *cornerNet) guess(src gocv.Mat) ([4][2]float64, [4]float64, error) {
 	if err != nil || len(heat) != 4*cornerNetMapW*cornerNetMapH {
 		return corners, mass, fmt.Errorf("vision: the corner network gave %d values, want %d", len(heat), 4*cornerNetMapW*cornerNetMapH)
 	}
-	sx := float64(cornerNetW) / float64(src.Cols())
-	sy := float64(cornerNetH) / float64(src.Rows())
+	sx := float64(cornerNetW) / float64(cols)
+	sy := float64(cornerNetH) / float64(rows)
 	n := cornerNetMapW * cornerNetMapH
 	for k := 0; k < 4; k++ {
 		m := heat[k*n : (k+1)*n]

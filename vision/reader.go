@@ -157,6 +157,7 @@ func NewReader() *Reader {
 		fullGray:    gocv.NewMat(),
 		blurred:     gocv.NewMat(),
 	}
+	r.secondCorner.onnx = secondCornerNetONNX
 	r.cc.model = &r.model
 	r.cc.set = defaultSet
 	return r
@@ -180,11 +181,7 @@ func (r *Reader) Close() error {
 func (r *Reader) Read(img gocv.Mat) (Result, error) {
 	start := time.Now()
 	res, err := r.read(img, nil)
-	far := err != nil || pitchErr(res.Corners, r.cornerGuess) > cornerDisagree
-	if far && err == nil && r.secondOK && pitchErr(res.Corners, r.secondGuess) <= cornerDisagree {
-		far = false
-	}
-	if useCornerFallback && r.cornerOK && far {
+	if useCornerFallback && r.cornerOK && (err != nil || r.guessDistance(res.Corners) > cornerDisagree) {
 		// Refused, or far from the corner networks' grids: on crowded
 		// boards the search's grids can all fail the board's checks, or
 		// its choice be a cell or more off, where the network's grid,
@@ -267,7 +264,7 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 			if h, gridConf, shortcut = r.cornerShortcut(scale, src.Cols(), src.Rows()); shortcut {
 				found = true
 			} else {
-				r.secondOpinion(src)
+				r.secondOpinion(src.Cols(), src.Rows())
 				h, _, gridConf, found = r.locateGrid(scale, src.Cols(), src.Rows())
 			}
 		}
