@@ -45,17 +45,19 @@ func (r *Reader) boardFeatures(res *Result, scale float64, w, hh int) [nBoardFea
 		f[bfOutlined] = 1
 	}
 	f[bfRidge] = ev.ridge
-	f[bfBuilt] = float64(res.Board.Built()) / 25
+	// The cells as read without pawnCountPrior, as the test was trained.
+	board, conf := res.plainBoard, res.plainConf
+	f[bfBuilt] = float64(board.Built()) / 25
 	low, pawns, domes := 0.0, 0.0, 0.0
-	for i, p := range res.Confidence {
+	for i, p := range conf {
 		f[bfMeanProb] += p / 25
 		if p < 0.9 {
 			low++
 		}
-		if res.Board[i].Occupant != observation.Empty {
+		if board[i].Occupant != observation.Empty {
 			pawns++
 		}
-		if res.Board[i].Level == 4 {
+		if board[i].Level == 4 {
 			domes++
 		}
 	}

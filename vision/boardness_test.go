@@ -7,8 +7,8 @@ import (
 	"companion/observation"
 )
 
-// TestBoardFeatures: the board test's features count what was read and
-// take the grid's scores from the evidence the search left.
+// TestBoardFeatures: the board test's features count what was read
+// (without pawnCountPrior) and take the grid's scores from the evidence the search left.
 func TestBoardFeatures(t *testing.T) {
 	r := NewReader()
 	defer r.Close()
@@ -22,6 +22,10 @@ func TestBoardFeatures(t *testing.T) {
 		res.Confidence[i] = 1
 	}
 	res.Confidence[3], res.Confidence[4] = 0.5, 0.7
+	// The board test reads the cells as the networks alone read them: a
+	// pawn that pawnCountPrior added is not counted.
+	res.plainBoard, res.plainConf = res.Board, res.Confidence
+	res.Board[20] = observation.Square{Occupant: observation.Light}
 	// A grid 360 pixels high in a 1280x720 frame, seen square on.
 	res.Corners = [4][2]float64{{460, 180}, {820, 180}, {820, 540}, {460, 540}}
 	f := r.boardFeatures(&res, 0.5, 1280, 720)

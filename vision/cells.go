@@ -303,9 +303,9 @@ func (r *Reader) readCellsWith(h homography, res *Result, known *boardColours) {
 	r.finishCells(all, res)
 	r.keepColours()
 	if traceCells != nil {
-		traceCells("mean confidence with block colour %.3f, without %.3f", meanConf(withBlock.res.Confidence[:]), meanConf(res.Confidence[:]))
+		traceCells("mean confidence with block colour %.3f, without %.3f", meanConf(withBlock.res.plainConf[:]), meanConf(res.plainConf[:]))
 	}
-	if meanConf(res.Confidence[:]) < meanConf(withBlock.res.Confidence[:])+noBlockMargin {
+	if meanConf(res.plainConf[:]) < meanConf(withBlock.res.plainConf[:])+noBlockMargin {
 		withBlock.restore(c, res)
 	}
 }
@@ -379,6 +379,7 @@ func (r *Reader) finishCells(all image.Rectangle, res *Result) {
 		res.Board[i] = hypSquare(c.hyp[i])
 		res.Confidence[i] = c.confidence(i)
 	}
+	res.plainBoard, res.plainConf = res.Board, res.Confidence
 	c.netAll = all
 	c.netFeatures(&r.px, &r.model)
 	n := cellNetInUse()
@@ -393,6 +394,7 @@ func (r *Reader) finishCells(all image.Rectangle, res *Result) {
 // decideAll reads every cell from c.netLP into res, with the agreement and
 // cover the confidence model takes.
 func (c *cellCtx) decideAll(res *Result) {
+	c.decideWith(&res.plainBoard, &res.plainConf, false)
 	best := c.decide(&res.Board, &res.Confidence)
 	for i, k := range best {
 		c.agree[i] = c.agreement(i, k)
@@ -401,9 +403,14 @@ func (c *cellCtx) decideAll(res *Result) {
 }
 
 // decide reads each cell from its log-probabilities c.netLP, with
-// towerPawnBonus added, into board and conf, and gives the hypotheses
-// picked.
+// towerPawnBonus and pawnCountPrior added, into board and conf, and gives
+// the hypotheses picked.
 func (c *cellCtx) decide(board *observation.Board, conf *[25]float64) [25]int {
+	return c.decideWith(board, conf, true)
+}
+
+// decideWith is decide, with pawnCountPrior only if countPrior is set.
+func (c *cellCtx) decideWith(board *observation.Board, conf *[25]float64, countPrior bool) [25]int {
 	var lp [25][nHyp]float64
 	var best [25]int
 	var adj [25][nHyp]float64
@@ -427,6 +434,9 @@ func (c *cellCtx) decide(board *observation.Board, conf *[25]float64) [25]int {
 				best[i] = k
 			}
 		}
+	}
+	if countPrior {
+		pawnCountPrior(&lp, &adj, &best)
 	}
 	limitPawns(&lp, &best)
 	for i, k := range best {

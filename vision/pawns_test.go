@@ -2,10 +2,12 @@ package vision
 
 import (
 	"math"
+	"math/rand"
 	"slices"
 	"testing"
 
 	"companion/observation"
+	"companion/sim"
 )
 
 func TestLimitPawns(t *testing.T) {
@@ -134,8 +136,10 @@ func TestDecideTowerPawnBonus(t *testing.T) {
 		{"light pawn on 3 well behind", sq(3, observation.Empty), sq(3, observation.Light), 0.7, sq(3, observation.Empty)},
 		{"light pawn on 1 just behind", sq(1, observation.Empty), sq(1, observation.Light), 0.3, sq(1, observation.Light)},
 		{"light pawn on 0 just behind", sq(0, observation.Empty), sq(0, observation.Light), 0.3, sq(0, observation.Empty)},
-		{"blue pawn on 3 just behind a dome", sq(4, observation.Empty), sq(3, observation.Blue), 0.3, sq(3, observation.Blue)},
-		{"blue pawn on 2 just behind", sq(2, observation.Empty), sq(2, observation.Blue), 0.3, sq(2, observation.Empty)},
+		// A first builder gets 0.41 from pawnCountPrior on any cell, so the
+		// blue cases stand further behind.
+		{"blue pawn on 3 just behind a dome", sq(4, observation.Empty), sq(3, observation.Blue), 0.6, sq(3, observation.Blue)},
+		{"blue pawn on 2 just behind", sq(2, observation.Empty), sq(2, observation.Blue), 0.6, sq(2, observation.Empty)},
 		{"dark pawn on 3 just behind", sq(3, observation.Empty), sq(3, observation.Dark), 0.3, sq(3, observation.Empty)},
 	}
 	for _, tt := range tests {
@@ -161,5 +165,96 @@ func TestDecideTowerPawnBonus(t *testing.T) {
 				t.Errorf("confidence %v, want within (0, 1)", conf[12])
 			}
 		})
+	}
+}
+
+// A pawn the networks find a little less likely than a bare cell is read
+// when the board's other cells show one pawn of its colour (the second
+// builder is likely on the board), not when they show none or two; the
+// bonus is smaller for the enemies, who are more often off the board.
+func TestPawnCountPrior(t *testing.T) {
+	sq := func(level uint8, o observation.Occupant) observation.Square {
+		return observation.Square{Level: level, Occupant: o}
+	}
+	const cell = 12
+	tests := []struct {
+		name   string
+		pawn   observation.Occupant
+		others int     // cells read with a pawn of that colour
+		behind float64 // how far the pawn is behind the bare cell
+		want   observation.Square
+	}{
+		{"second builder just behind", observation.Blue, 1, 0.9, sq(1, observation.Blue)},
+		{"second builder well behind", observation.Blue, 1, 1.5, sq(1, observation.Empty)},
+		{"no builder elsewhere", observation.Blue, 0, 0.9, sq(1, observation.Empty)},
+		{"first builder just behind", observation.Blue, 0, 0.2, sq(1, observation.Blue)},
+		{"second light enemy just behind", observation.Light, 1, 0.4, sq(1, observation.Light)},
+		{"second light enemy behind as far as a builder", observation.Light, 1, 0.9, sq(1, observation.Empty)},
+		{"third dark pawn", observation.Dark, 2, 0.1, sq(1, observation.Empty)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var lp [25][nHyp]float64
+			for i := range lp {
+				for k := range lp[i] {
+					lp[i][k] = math.Log(0.001)
+				}
+				lp[i][hypIndex(sq(0, observation.Empty))] = 0
+			}
+			for n := 0; n < tc.others; n++ {
+				lp[n][hypIndex(sq(0, tc.pawn))] = 1
+			}
+			lp[cell][hypIndex(sq(1, observation.Empty))] = 0.5
+			lp[cell][hypIndex(sq(1, tc.pawn))] = 0.5 - tc.behind
+			adj := lp
+			var best [25]int
+			for i := range lp {
+				for k := range lp[i] {
+					if lp[i][k] > lp[i][best[i]] {
+						best[i] = k
+					}
+				}
+			}
+			pawnCountPrior(&lp, &adj, &best)
+			if adj != lp {
+				t.Error("adj and lp were given the same bonus yet differ")
+			}
+			if got := hypSquare(best[cell]); got != tc.want {
+				t.Errorf("cell reads %v, want %v", got, tc.want)
+			}
+			for n := 0; n < tc.others; n++ {
+				if got := hypSquare(best[n]); got != sq(0, tc.pawn) {
+					t.Errorf("cell %d, read surely, now reads %v", n, got)
+				}
+			}
+		})
+	}
+}
+
+// The prior's chances are the simulator's: boards drawn by
+// sim.RandomBoard hold 0, 1 or 2 pawns of each colour as often as
+// pawnCountChances says (dense boards lack free cells now and then).
+func TestPawnCountChancesMatchSim(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	const boards = 20000
+	var seen [4][pawnsPerColour + 1]float64
+	for b := 0; b < boards; b++ {
+		var count [4]int
+		for _, sq := range sim.RandomBoard(rng) {
+			count[sq.Occupant]++
+		}
+		for o := observation.Blue; o <= observation.Dark; o++ {
+			if count[o] > pawnsPerColour {
+				t.Fatalf("a board with %d pawns of colour %v", count[o], o)
+			}
+			seen[o][count[o]] += 1.0 / boards
+		}
+	}
+	for o := observation.Blue; o <= observation.Dark; o++ {
+		for n, want := range pawnCountChances[o] {
+			if math.Abs(seen[o][n]-want) > 0.015 {
+				t.Errorf("colour %v: %d pawns on %.3f of the boards, pawnCountChances says %.3f", o, n, seen[o][n], want)
+			}
+		}
 	}
 }

@@ -42,7 +42,7 @@ const (
 // r.keptFirst before. choice says the grid given is findGrid's choice
 // itself, of which first was read on the mean (rankMean).
 func (r *Reader) pickByCells(first *Result, scale float64) (g scoredGrid, tried, ok, choice bool) {
-	c0 := meanConf(first.Confidence[:])
+	c0 := meanConf(first.plainConf[:])
 	if len(r.ranked) == 0 || c0 >= pickGate {
 		return g, false, false, false
 	}
@@ -76,7 +76,7 @@ func (r *Reader) pickByCells(first *Result, scale float64) (g scoredGrid, tried,
 		}
 		r.readCells(scaleHomography(gi.h, scale), &res)
 		tried = true
-		if v := meanConf(res.Confidence[:]) + pickScoreWeight*r.ranked[i].s; v > bestV+pickMargin {
+		if v := meanConf(res.plainConf[:]) + pickScoreWeight*r.ranked[i].s; v > bestV+pickMargin {
 			best, bestV = i, v
 		}
 	}

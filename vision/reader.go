@@ -48,6 +48,12 @@ type Result struct {
 	GridConfidence float64
 	// Millis is the recognition time, decoding excluded.
 	Millis float64
+	// plainBoard and plainConf are the cells as read without
+	// pawnCountPrior. The reader's choices between readings compare
+	// plainConf, and the board test reads plainBoard, as they were tuned:
+	// on spare pieces lying on a table the prior finds pawns too.
+	plainBoard observation.Board
+	plainConf  [25]float64
 }
 
 // Reader reads board frames. It owns scratch Mats reused across frames, so
@@ -458,7 +464,7 @@ func (r *Reader) sparseCorners(h homography, board observation.Board, scale floa
 // cell's surer reading of the two, 96.48 %; only on refineSparse's
 // grids, 96.36 %.
 func (r *Reader) readOnCorners(c [4][2]float64, scale float64, res *Result) {
-	if meanConf(res.Confidence[:]) >= rereadGate {
+	if meanConf(res.plainConf[:]) >= rereadGate {
 		return
 	}
 	r.readSurerOn(c, scale, res)
@@ -475,7 +481,7 @@ func (r *Reader) readSurerOn(c [4][2]float64, scale float64, res *Result) bool {
 	}
 	r.keptGrid.keep(&r.cc, res)
 	r.readCellsAgain(scaleHomography(hc, scale), res)
-	if meanConf(res.Confidence[:]) < meanConf(r.keptGrid.res.Confidence[:]) {
+	if meanConf(res.plainConf[:]) < meanConf(r.keptGrid.res.plainConf[:]) {
 		r.keptGrid.restore(&r.cc, res)
 		return false
 	}
