@@ -70,23 +70,22 @@ var pawnCountChances = [4][pawnsPerColour + 1]float64{
 }
 
 // pawnCountPrior adds to each cell's log-probabilities (lp, and adj, the
-// same before the pawn veto) of a pawn of a colour what the rest of the
-// reading best says of that colour's pawns, and picks each cell's best
-// again. The networks read each cell alone, with the chance of a pawn on
-// any one cell that their training frames had; but a cell's chance of the
-// second blue builder, when one is seen elsewhere, is three times that:
-// a pawn half hidden behind a tower is then read rather than dropped.
-// With m pawns of the colour read on the other cells and F cells not
-// domed, the odds of one more on this cell are P(m+1)(m+1) / (P(m)(F-m))
-// (pawns stand on random free cells), against the networks' E[n] /
-// (F-E[n]). A colour read twice elsewhere is left to limitPawns.
+// same before the pawn veto) of a pawn of each colour what the rest of the
+// board says of that colour's pawns, and picks each cell's best again.
+// The networks read each cell alone, with the chance of a pawn on any one
+// cell that their training frames had; but a cell's chance of the second
+// blue builder, when one is seen elsewhere, is about three times that: a
+// pawn half hidden behind a tower is then read rather than dropped. The
+// counts' prior is pawnCountChances with the pawns on random free cells
+// (blue placed first, then light, then dark, as sim.RandomBoard does);
+// each cell's odds are summed over every way the other cells may be read,
+// as surely as the networks read them (forward and backward over the
+// cells, the counts so far as the state, capped at pawnsPerColour: a
+// third pawn of a colour gets no chance at all).
 func pawnCountPrior(lp, adj *[25][nHyp]float64, best *[25]int) {
-	var count [4]int
 	free := 0
 	for _, k := range best {
-		sq := hypSquare(k)
-		count[sq.Occupant]++
-		if sq.Level < 4 {
+		if hypSquare(k).Level < 4 {
 			free++
 		}
 	}
@@ -94,34 +93,112 @@ func pawnCountPrior(lp, adj *[25][nHyp]float64, best *[25]int) {
 		return
 	}
 	f := float64(free)
-	var bonus [4][pawnsPerColour]float64
+	// The networks' own chance of each occupant on a cell, which their
+	// probabilities hold already and the counts' prior replaces.
+	var trained [4]float64
+	trained[observation.Empty] = 1
 	for o := observation.Blue; o <= observation.Dark; o++ {
-		p := pawnCountChances[o]
-		var mean float64
-		for n, pn := range p {
-			mean += float64(n) * pn
+		for n, pn := range pawnCountChances[o] {
+			trained[o] += float64(n) * pn / f
 		}
-		trained := math.Log(mean / (f - mean))
-		for m := range bonus[o] {
-			bonus[o][m] = math.Log(p[m+1]*float64(m+1)/(p[m]*(f-float64(m)))) - trained
+		trained[observation.Empty] -= trained[o]
+	}
+	// w[j][o]: cell j's weight for occupant o, scaled to its best.
+	var w [25][4]float64
+	for j := range lp {
+		top := math.Inf(-1)
+		for _, v := range lp[j] {
+			top = math.Max(top, v)
+		}
+		for k, v := range lp[j] {
+			w[j][hypSquare(k).Occupant] += math.Exp(v - top)
+		}
+		for o := range w[j] {
+			w[j][o] /= trained[o]
 		}
 	}
-	for i := range best {
-		own := hypSquare(best[i]).Occupant
+	const side = pawnsPerColour + 1
+	const states = side * side * side
+	stride := [4]int{0, side * side, side, 1}
+	count := func(s int, o observation.Occupant) int { return s / stride[o] % side }
+	step := func(s int, o observation.Occupant) int {
+		if o == observation.Empty {
+			return s
+		}
+		if count(s, o) == pawnsPerColour {
+			return -1
+		}
+		return s + stride[o]
+	}
+	var fwd [26][states]float64
+	var bwd [26][states]float64
+	fwd[0][0] = 1
+	for j := 0; j < 25; j++ {
+		var sum float64
+		for s, a := range fwd[j] {
+			if a == 0 {
+				continue
+			}
+			for o := observation.Empty; o <= observation.Dark; o++ {
+				if t := step(s, o); t >= 0 {
+					fwd[j+1][t] += a * w[j][o]
+					sum += a * w[j][o]
+				}
+			}
+		}
+		if sum > 0 {
+			for s := range fwd[j+1] {
+				fwd[j+1][s] /= sum
+			}
+		}
+	}
+	for s := range bwd[25] {
+		nb, nl, nd := count(s, observation.Blue), count(s, observation.Light), count(s, observation.Dark)
+		if nb+nl+nd > free {
+			continue
+		}
+		bwd[25][s] = pawnCountChances[observation.Blue][nb] * pawnCountChances[observation.Light][nl] * pawnCountChances[observation.Dark][nd] /
+			(choose(free, nb) * choose(free-nb, nl) * choose(free-nb-nl, nd))
+	}
+	for j := 24; j >= 0; j-- {
+		var sum float64
+		for s := range bwd[j] {
+			for o := observation.Empty; o <= observation.Dark; o++ {
+				if t := step(s, o); t >= 0 {
+					bwd[j][s] += w[j][o] * bwd[j+1][t]
+				}
+			}
+			sum += bwd[j][s]
+		}
+		if sum > 0 {
+			for s := range bwd[j] {
+				bwd[j][s] /= sum
+			}
+		}
+	}
+	for i := range lp {
+		var g [4]float64
+		for s, a := range fwd[i] {
+			if a == 0 {
+				continue
+			}
+			for o := observation.Empty; o <= observation.Dark; o++ {
+				if t := step(s, o); t >= 0 {
+					g[o] += a * bwd[i+1][t]
+				}
+			}
+		}
+		if g[observation.Empty] <= 0 {
+			continue
+		}
 		for k := range lp[i] {
 			o := hypSquare(k).Occupant
 			if o == observation.Empty {
 				continue
 			}
-			m := count[o]
-			if own == o {
-				m--
-			}
-			if m >= pawnsPerColour {
-				continue
-			}
-			lp[i][k] += bonus[o][m]
-			adj[i][k] += bonus[o][m]
+			d := math.Log(g[o]/trained[o]) - math.Log(g[observation.Empty]/trained[observation.Empty])
+			lp[i][k] += d
+			adj[i][k] += d
 		}
 	}
 	for i := range best {
@@ -132,4 +209,16 @@ func pawnCountPrior(lp, adj *[25][nHyp]float64, best *[25]int) {
 			}
 		}
 	}
+}
+
+// choose is n choose k, 0 outside 0 <= k <= n.
+func choose(n, k int) float64 {
+	if k < 0 || k > n {
+		return 0
+	}
+	c := 1.0
+	for i := 0; i < k; i++ {
+		c = c * float64(n-i) / float64(i+1)
+	}
+	return c
 }

@@ -136,7 +136,7 @@ func TestDecideTowerPawnBonus(t *testing.T) {
 		{"light pawn on 3 well behind", sq(3, observation.Empty), sq(3, observation.Light), 0.7, sq(3, observation.Empty)},
 		{"light pawn on 1 just behind", sq(1, observation.Empty), sq(1, observation.Light), 0.3, sq(1, observation.Light)},
 		{"light pawn on 0 just behind", sq(0, observation.Empty), sq(0, observation.Light), 0.3, sq(0, observation.Empty)},
-		// A first builder gets 0.41 from pawnCountPrior on any cell, so the
+		// A first builder gets 0.32 from pawnCountPrior on any cell, so the
 		// blue cases stand further behind.
 		{"blue pawn on 3 just behind a dome", sq(4, observation.Empty), sq(3, observation.Blue), 0.6, sq(3, observation.Blue)},
 		{"blue pawn on 2 just behind", sq(2, observation.Empty), sq(2, observation.Blue), 0.6, sq(2, observation.Empty)},
@@ -170,8 +170,9 @@ func TestDecideTowerPawnBonus(t *testing.T) {
 
 // A pawn the networks find a little less likely than a bare cell is read
 // when the board's other cells show one pawn of its colour (the second
-// builder is likely on the board), not when they show none or two; the
-// bonus is smaller for the enemies, who are more often off the board.
+// builder is likely on the board), not when they show none or two, nor
+// when the one they show is unsure; the bonus is smaller for the
+// enemies, who are more often off the board.
 func TestPawnCountPrior(t *testing.T) {
 	sq := func(level uint8, o observation.Occupant) observation.Square {
 		return observation.Square{Level: level, Occupant: o}
@@ -181,28 +182,30 @@ func TestPawnCountPrior(t *testing.T) {
 		name   string
 		pawn   observation.Occupant
 		others int     // cells read with a pawn of that colour
-		behind float64 // how far the pawn is behind the bare cell
+		lead   float64 // how far their pawn leads the bare cell
+		behind float64 // how far this cell's pawn is behind the bare cell
 		want   observation.Square
 	}{
-		{"second builder just behind", observation.Blue, 1, 0.9, sq(1, observation.Blue)},
-		{"second builder well behind", observation.Blue, 1, 1.5, sq(1, observation.Empty)},
-		{"no builder elsewhere", observation.Blue, 0, 0.9, sq(1, observation.Empty)},
-		{"first builder just behind", observation.Blue, 0, 0.2, sq(1, observation.Blue)},
-		{"second light enemy just behind", observation.Light, 1, 0.4, sq(1, observation.Light)},
-		{"second light enemy behind as far as a builder", observation.Light, 1, 0.9, sq(1, observation.Empty)},
-		{"third dark pawn", observation.Dark, 2, 0.1, sq(1, observation.Empty)},
+		{"second builder just behind", observation.Blue, 1, 5, 0.9, sq(1, observation.Blue)},
+		{"second builder well behind", observation.Blue, 1, 5, 1.5, sq(1, observation.Empty)},
+		{"the builder elsewhere unsure", observation.Blue, 1, 0.3, 0.9, sq(1, observation.Empty)},
+		{"no builder elsewhere", observation.Blue, 0, 5, 0.9, sq(1, observation.Empty)},
+		{"first builder just behind", observation.Blue, 0, 5, 0.2, sq(1, observation.Blue)},
+		{"second light enemy just behind", observation.Light, 1, 5, 0.4, sq(1, observation.Light)},
+		{"second light enemy behind as far as a builder", observation.Light, 1, 5, 0.9, sq(1, observation.Empty)},
+		{"third dark pawn", observation.Dark, 2, 5, 0.1, sq(1, observation.Empty)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var lp [25][nHyp]float64
 			for i := range lp {
 				for k := range lp[i] {
-					lp[i][k] = math.Log(0.001)
+					lp[i][k] = -20 // the other cells read bare surely
 				}
 				lp[i][hypIndex(sq(0, observation.Empty))] = 0
 			}
 			for n := 0; n < tc.others; n++ {
-				lp[n][hypIndex(sq(0, tc.pawn))] = 1
+				lp[n][hypIndex(sq(0, tc.pawn))] = tc.lead
 			}
 			lp[cell][hypIndex(sq(1, observation.Empty))] = 0.5
 			lp[cell][hypIndex(sq(1, tc.pawn))] = 0.5 - tc.behind
@@ -222,7 +225,7 @@ func TestPawnCountPrior(t *testing.T) {
 			if got := hypSquare(best[cell]); got != tc.want {
 				t.Errorf("cell reads %v, want %v", got, tc.want)
 			}
-			for n := 0; n < tc.others; n++ {
+			for n := 0; n < tc.others && tc.lead > 1; n++ {
 				if got := hypSquare(best[n]); got != sq(0, tc.pawn) {
 					t.Errorf("cell %d, read surely, now reads %v", n, got)
 				}
