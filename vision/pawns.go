@@ -92,90 +92,9 @@ func pawnCountPrior(lp, adj *[25][nHyp]float64, best *[25]int) {
 	if free <= pawnsPerColour {
 		return
 	}
-	f := float64(free)
-	// The networks' own chance of each occupant on a cell, which their
-	// probabilities hold already and the counts' prior replaces.
-	var trained [4]float64
-	trained[observation.Empty] = 1
-	for o := observation.Blue; o <= observation.Dark; o++ {
-		for n, pn := range pawnCountChances[o] {
-			trained[o] += float64(n) * pn / f
-		}
-		trained[observation.Empty] -= trained[o]
-	}
-	// w[j][o]: cell j's weight for occupant o, scaled to its best.
-	var w [25][4]float64
-	for j := range lp {
-		top := math.Inf(-1)
-		for _, v := range lp[j] {
-			top = math.Max(top, v)
-		}
-		for k, v := range lp[j] {
-			w[j][hypSquare(k).Occupant] += math.Exp(v - top)
-		}
-		for o := range w[j] {
-			w[j][o] /= trained[o]
-		}
-	}
-	const side = pawnsPerColour + 1
-	const states = side * side * side
-	stride := [4]int{0, side * side, side, 1}
-	count := func(s int, o observation.Occupant) int { return s / stride[o] % side }
-	step := func(s int, o observation.Occupant) int {
-		if o == observation.Empty {
-			return s
-		}
-		if count(s, o) == pawnsPerColour {
-			return -1
-		}
-		return s + stride[o]
-	}
-	var fwd [26][states]float64
-	var bwd [26][states]float64
-	fwd[0][0] = 1
-	for j := 0; j < 25; j++ {
-		var sum float64
-		for s, a := range fwd[j] {
-			if a == 0 {
-				continue
-			}
-			for o := observation.Empty; o <= observation.Dark; o++ {
-				if t := step(s, o); t >= 0 {
-					fwd[j+1][t] += a * w[j][o]
-					sum += a * w[j][o]
-				}
-			}
-		}
-		if sum > 0 {
-			for s := range fwd[j+1] {
-				fwd[j+1][s] /= sum
-			}
-		}
-	}
-	for s := range bwd[25] {
-		nb, nl, nd := count(s, observation.Blue), count(s, observation.Light), count(s, observation.Dark)
-		if nb+nl+nd > free {
-			continue
-		}
-		bwd[25][s] = pawnCountChances[observation.Blue][nb] * pawnCountChances[observation.Light][nl] * pawnCountChances[observation.Dark][nd] /
-			(choose(free, nb) * choose(free-nb, nl) * choose(free-nb-nl, nd))
-	}
-	for j := 24; j >= 0; j-- {
-		var sum float64
-		for s := range bwd[j] {
-			for o := observation.Empty; o <= observation.Dark; o++ {
-				if t := step(s, o); t >= 0 {
-					bwd[j][s] += w[j][o] * bwd[j+1][t]
-				}
-			}
-			sum += bwd[j][s]
-		}
-		if sum > 0 {
-			for s := range bwd[j] {
-				bwd[j][s] /= sum
-			}
-		}
-	}
+	trained := trainedOccupants(float64(free))
+	w := occupantWeights(lp, trained)
+	fwd, bwd := countChains(&w, free)
 	for i := range lp {
 		var g [4]float64
 		for s, a := range fwd[i] {
@@ -183,7 +102,7 @@ func pawnCountPrior(lp, adj *[25][nHyp]float64, best *[25]int) {
 				continue
 			}
 			for o := observation.Empty; o <= observation.Dark; o++ {
-				if t := step(s, o); t >= 0 {
+				if t := countStep(s, o); t >= 0 {
 					g[o] += a * bwd[i+1][t]
 				}
 			}
@@ -208,6 +127,129 @@ func pawnCountPrior(lp, adj *[25][nHyp]float64, best *[25]int) {
 				best[i] = k
 			}
 		}
+	}
+}
+
+// trainedOccupants is the networks' own chance of each occupant on a
+// cell, with f cells not domed: their probabilities hold it already, and
+// the counts' prior replaces it.
+func trainedOccupants(f float64) [4]float64 {
+	var trained [4]float64
+	trained[observation.Empty] = 1
+	for o := observation.Blue; o <= observation.Dark; o++ {
+		for n, pn := range pawnCountChances[o] {
+			trained[o] += float64(n) * pn / f
+		}
+		trained[observation.Empty] -= trained[o]
+	}
+	return trained
+}
+
+// occupantWeights gives each cell's weight for each occupant: its
+// hypotheses' probabilities summed by occupant over the trained chance,
+// scaled to the cell's best.
+func occupantWeights(lp *[25][nHyp]float64, trained [4]float64) [25][4]float64 {
+	var w [25][4]float64
+	for j := range lp {
+		top := math.Inf(-1)
+		for _, v := range lp[j] {
+			top = math.Max(top, v)
+		}
+		if math.IsInf(top, -1) {
+			continue // every reading vetoed: the cell weighs nothing
+		}
+		for k, v := range lp[j] {
+			w[j][hypSquare(k).Occupant] += math.Exp(v - top)
+		}
+		for o := range w[j] {
+			w[j][o] /= trained[o]
+		}
+	}
+	return w
+}
+
+// The counts of pawns of each colour on the cells so far, 0 to
+// pawnsPerColour each, as one state.
+const (
+	countSide   = pawnsPerColour + 1
+	countStates = countSide * countSide * countSide
+)
+
+var countStride = [4]int{0, countSide * countSide, countSide, 1}
+
+// countOf is state s's count of colour o.
+func countOf(s int, o observation.Occupant) int { return s / countStride[o] % countSide }
+
+// countStep is state s after one more cell with occupant o, or -1 when
+// that is a pawn too many.
+func countStep(s int, o observation.Occupant) int {
+	if o == observation.Empty {
+		return s
+	}
+	if countOf(s, o) == pawnsPerColour {
+		return -1
+	}
+	return s + countStride[o]
+}
+
+// countChains gives, for the cells' occupant weights w and free cells not
+// domed, fwd[i]: how the counts over cells 0 to i-1 stand, and bwd[i]:
+// how likely each count before cell i makes cells i to 24 and the prior on
+// the final counts (each row normalised: only ratios within a row count).
+func countChains(w *[25][4]float64, free int) (fwd, bwd [26][countStates]float64) {
+	fwd[0][0] = 1
+	for j := 0; j < 25; j++ {
+		var sum float64
+		for s, a := range fwd[j] {
+			if a == 0 {
+				continue
+			}
+			for o := observation.Empty; o <= observation.Dark; o++ {
+				if t := countStep(s, o); t >= 0 {
+					fwd[j+1][t] += a * w[j][o]
+					sum += a * w[j][o]
+				}
+			}
+		}
+		normalise(fwd[j+1][:], sum)
+	}
+	for s := range bwd[25] {
+		bwd[25][s] = countsPrior(s, free)
+	}
+	for j := 24; j >= 0; j-- {
+		var sum float64
+		for s := range bwd[j] {
+			for o := observation.Empty; o <= observation.Dark; o++ {
+				if t := countStep(s, o); t >= 0 {
+					bwd[j][s] += w[j][o] * bwd[j+1][t]
+				}
+			}
+			sum += bwd[j][s]
+		}
+		normalise(bwd[j][:], sum)
+	}
+	return fwd, bwd
+}
+
+// countsPrior is the chance of one given placement of state s's pawns on
+// free cells: each colour's count by pawnCountChances, the placement
+// among the cells left uniform (blue first, then light, then dark).
+func countsPrior(s, free int) float64 {
+	nb, nl, nd := countOf(s, observation.Blue), countOf(s, observation.Light), countOf(s, observation.Dark)
+	if nb+nl+nd > free {
+		return 0
+	}
+	return pawnCountChances[observation.Blue][nb] * pawnCountChances[observation.Light][nl] * pawnCountChances[observation.Dark][nd] /
+		(choose(free, nb) * choose(free-nb, nl) * choose(free-nb-nl, nd))
+}
+
+// normalise divides v by sum, when sum is positive.
+func normalise(v []float64, sum float64) {
+	if sum <= 0 {
+		return
+	}
+	for i := range v {
+		v[i] /= sum
 	}
 }
 

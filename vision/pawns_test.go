@@ -261,3 +261,71 @@ func TestPawnCountChancesMatchSim(t *testing.T) {
 		}
 	}
 }
+
+// With every other cell read surely, the forward and backward sums give
+// the closed form: one builder elsewhere on a board of 25 free cells,
+// the odds of the second on this cell are P(2)/P(1) * 2/24, against the
+// networks' trained odds.
+func TestPawnCountPriorClosedForm(t *testing.T) {
+	var lp [25][nHyp]float64
+	for i := range lp {
+		for k := range lp[i] {
+			lp[i][k] = -60
+		}
+		lp[i][hypIndex(observation.Square{})] = 0
+	}
+	blue1 := hypIndex(observation.Square{Occupant: observation.Blue})
+	lp[0][blue1] = 60
+	lp[12][blue1] = 0 // as likely as bare to the networks
+	adj := lp
+	var best [25]int
+	best[0] = blue1
+	pawnCountPrior(&lp, &adj, &best)
+	p := pawnCountChances[observation.Blue]
+	trained := trainedOccupants(25)
+	want := math.Log(p[2] / p[1] * 2 / 24 / (trained[observation.Blue] / trained[observation.Empty]))
+	if got := lp[12][blue1] - lp[12][hypIndex(observation.Square{})]; math.Abs(got-want) > 1e-6 {
+		t.Errorf("the second builder's bonus is %.6f nats, want %.6f", got, want)
+	}
+}
+
+// Whatever the networks give, vetoed hypotheses (-Inf) and whole cells
+// of them included, the prior leaves no NaN, keeps vetoed hypotheses
+// vetoed, and picks each cell's best.
+func TestPawnCountPriorFinite(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	for n := 0; n < 2000; n++ {
+		var lp [25][nHyp]float64
+		for i := range lp {
+			for k := range lp[i] {
+				lp[i][k] = -rng.Float64() * 12
+				if rng.Intn(30) == 0 || i == 7 && k > 0 {
+					lp[i][k] = math.Inf(-1)
+				}
+			}
+		}
+		var best [25]int
+		for i := range lp {
+			for k := range lp[i] {
+				if lp[i][k] > lp[i][best[i]] {
+					best[i] = k
+				}
+			}
+		}
+		before, adj := lp, lp
+		pawnCountPrior(&lp, &adj, &best)
+		for i := range lp {
+			for k, v := range lp[i] {
+				if math.IsNaN(v) || math.IsNaN(adj[i][k]) {
+					t.Fatalf("trial %d: cell %d hypothesis %d is NaN", n, i, k)
+				}
+				if math.IsInf(before[i][k], -1) && !math.IsInf(v, -1) {
+					t.Fatalf("trial %d: cell %d hypothesis %d was vetoed, now %v", n, i, k, v)
+				}
+				if v > lp[i][best[i]] {
+					t.Fatalf("trial %d: cell %d picks %d, but %d is likelier", n, i, best[i], k)
+				}
+			}
+		}
+	}
+}
