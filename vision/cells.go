@@ -394,8 +394,7 @@ func (r *Reader) finishCells(all image.Rectangle, res *Result) {
 // decideAll reads every cell from c.netLP into res, with the agreement and
 // cover the confidence model takes.
 func (c *cellCtx) decideAll(res *Result) {
-	c.decideWith(&res.plainBoard, &res.plainConf, false)
-	best := c.decide(&res.Board, &res.Confidence)
+	best := c.decide(res)
 	for i, k := range best {
 		c.agree[i] = c.agreement(i, k)
 		c.cover[i][0], c.cover[i][1] = c.cellCover(i, res.Board[i])
@@ -403,17 +402,11 @@ func (c *cellCtx) decideAll(res *Result) {
 }
 
 // decide reads each cell from its log-probabilities c.netLP, with
-// towerPawnBonus and pawnCountPrior added, into board and conf, and gives
-// the hypotheses picked.
-func (c *cellCtx) decide(board *observation.Board, conf *[25]float64) [25]int {
-	return c.decideWith(board, conf, true)
-}
-
-// decideWith is decide, with pawnCountPrior only if countPrior is set.
-func (c *cellCtx) decideWith(board *observation.Board, conf *[25]float64, countPrior bool) [25]int {
-	var lp [25][nHyp]float64
-	var best [25]int
-	var adj [25][nHyp]float64
+// towerPawnBonus added, into res.plainBoard and res.plainConf, and with
+// pawnCountPrior added too into res.Board and res.Confidence; it gives the
+// hypotheses picked for the latter.
+func (c *cellCtx) decide(res *Result) [25]int {
+	var lp, adj [25][nHyp]float64
 	for i := range c.hyp {
 		adj[i] = c.netLP[i]
 		for k := range adj[i] {
@@ -429,20 +422,36 @@ func (c *cellCtx) decideWith(board *observation.Board, conf *[25]float64, countP
 				lp[i][k] = math.Inf(-1)
 			}
 		}
+	}
+	best := pickBest(&lp)
+	plainBest := best
+	limitPawns(&lp, &plainBest)
+	readOdds(&lp, &adj, plainBest, &res.plainBoard, &res.plainConf)
+	pawnCountPrior(&lp, &adj, &best)
+	limitPawns(&lp, &best)
+	readOdds(&lp, &adj, best, &res.Board, &res.Confidence)
+	return best
+}
+
+// pickBest gives each cell's likeliest hypothesis under lp.
+func pickBest(lp *[25][nHyp]float64) [25]int {
+	var best [25]int
+	for i := range lp {
 		for k := range lp[i] {
 			if lp[i][k] > lp[i][best[i]] {
 				best[i] = k
 			}
 		}
 	}
-	if countPrior {
-		pawnCountPrior(&lp, &adj, &best)
-	}
-	limitPawns(&lp, &best)
+	return best
+}
+
+// readOdds puts the hypotheses best into board, and their confidence into
+// conf. The confidence counts the vetoed pawns too (adj, lp before the
+// veto): a pawn the network saw and render and compare did not is a
+// doubt, not a certainty that the cell is bare.
+func readOdds(lp, adj *[25][nHyp]float64, best [25]int, board *observation.Board, conf *[25]float64) {
 	for i, k := range best {
-		// The confidence counts the vetoed pawns too: a pawn the network
-		// saw and render and compare did not is a doubt, not a certainty
-		// that the cell is bare.
 		var z float64
 		for _, v := range adj[i] {
 			z += math.Exp(v - lp[i][k])
@@ -450,7 +459,6 @@ func (c *cellCtx) decideWith(board *observation.Board, conf *[25]float64, countP
 		board[i] = hypSquare(k)
 		conf[i] = 1 / z
 	}
-	return best
 }
 
 // agreement gives how far the reading's parts agree on cell i's pick k:

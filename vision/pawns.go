@@ -120,14 +120,7 @@ func pawnCountPrior(lp, adj *[25][nHyp]float64, best *[25]int) {
 			adj[i][k] += d
 		}
 	}
-	for i := range best {
-		best[i] = 0
-		for k := range lp[i] {
-			if lp[i][k] > lp[i][best[i]] {
-				best[i] = k
-			}
-		}
-	}
+	*best = pickBest(lp)
 }
 
 // trainedOccupants is the networks' own chance of each occupant on a

@@ -155,9 +155,9 @@ func TestDecideTowerPawnBonus(t *testing.T) {
 			c.netLP[12][hypIndex(sq(0, observation.Empty))] = -20
 			c.netLP[12][hypIndex(tt.best)] = 0
 			c.netLP[12][hypIndex(tt.other)] = -tt.behind
-			var board observation.Board
-			var conf [25]float64
-			c.decide(&board, &conf)
+			var res Result
+			c.decide(&res)
+			board, conf := res.Board, res.Confidence
 			if board[12] != tt.want {
 				t.Errorf("read %v, want %v", board[12], tt.want)
 			}
