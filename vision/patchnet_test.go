@@ -93,3 +93,52 @@ func TestPatchNetBatches(t *testing.T) {
 		t.Error("26 cells: want an error")
 	}
 }
+
+// The members' corrections are averaged by weight: the same file twice,
+// weighed 3 and 1, corrects as the file alone; a second member weighed 0
+// leaves the first's corrections; the mean stays within patchClip.
+func TestPatchNetMembersAverage(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	const n = 5
+	pix := make([]uint8, n*patchPixels)
+	for i := range pix {
+		pix[i] = uint8(rng.Intn(256))
+	}
+	extra := make([]float32, n*patchExtra)
+	for i := range extra {
+		extra[i] = float32(rng.NormFloat64())
+	}
+	read := func(members []patchMember) [][nHyp]float64 {
+		defer func(m []patchMember) { patchMembers = m }(patchMembers)
+		patchMembers = members
+		var p patchNet
+		defer p.close()
+		lp := make([][nHyp]float64, n)
+		if err := p.correct(pix, extra, lp); err != nil {
+			t.Fatal(err)
+		}
+		return lp
+	}
+	one := read([]patchMember{{patchNetONNX, 1}})
+	for _, members := range [][]patchMember{
+		{{patchNetONNX, 3}, {patchNetONNX, 1}},
+		{{patchNetONNX, 1}, {patchNetONNX, 0}},
+	} {
+		got := read(members)
+		moved := false
+		for i := range got {
+			for k := range got[i] {
+				if math.Abs(got[i][k]-one[i][k]) > 1e-5 {
+					t.Fatalf("%d members: cell %d, hypothesis %d: %.6f, alone %.6f", len(members), i, k, got[i][k], one[i][k])
+				}
+				if math.Abs(got[i][k]) > patchClip {
+					t.Fatalf("correction %.3f beyond patchClip", got[i][k])
+				}
+				moved = moved || got[i][k] != 0
+			}
+		}
+		if !moved {
+			t.Error("nothing corrected: the test shows nothing")
+		}
+	}
+}
