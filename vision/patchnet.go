@@ -93,30 +93,17 @@ func unsure(lp *[nHyp]float64) bool {
 	return a-b < patchGate
 }
 
-// patchMember is one file of networks the third look averages, weighed
-// by the networks it holds (a file may itself be a mean, patchnet_mean.py).
-type patchMember struct {
-	onnx   []byte
-	weight float64
-}
-
-// patchMembers are the files whose corrections the third look averages.
-var patchMembers = []patchMember{{patchNetONNX, 3}}
-
-// patchNet holds the networks, loaded once per row count of patchRows,
-// with each count's input Mats.
+// patchNet holds the network, loaded once per row count of patchRows,
+// with each one's input Mats.
 type patchNet struct {
 	runs  [len(patchRows)]patchRun
 	ready bool
 }
 
-// patchRun is every member loaded to take a fixed number of rows, all
-// given the same inputs.
+// patchRun is the network loaded to take a fixed number of rows.
 type patchRun struct {
-	nets       []gocv.Net
-	weights    []float64
+	net        gocv.Net
 	pix, extra gocv.Mat
-	sum        []float64
 }
 
 func (p *patchNet) close() {
@@ -129,10 +116,7 @@ func (p *patchNet) close() {
 }
 
 func (r *patchRun) close() {
-	for _, n := range r.nets {
-		n.Close()
-	}
-	r.nets = nil
+	r.net.Close()
 	r.pix.Close()
 	r.extra.Close()
 }
@@ -142,24 +126,18 @@ func (p *patchNet) load() error {
 		return nil
 	}
 	for i, rows := range patchRows {
-		run := patchRun{
+		net, err := gocv.ReadNetFromONNXBytes(patchNetONNX)
+		if err != nil {
+			for j := range p.runs[:i] {
+				p.runs[j].close()
+			}
+			return fmt.Errorf("vision: loading the patch network: %w", err)
+		}
+		p.runs[i] = patchRun{
+			net:   net,
 			pix:   gocv.NewMatWithSizes([]int{rows, patchChannels, patchSide, patchSide}, gocv.MatTypeCV32F),
 			extra: gocv.NewMatWithSizes([]int{rows, patchExtra}, gocv.MatTypeCV32F),
-			sum:   make([]float64, rows*nHyp),
 		}
-		for m, member := range patchMembers {
-			net, err := gocv.ReadNetFromONNXBytes(member.onnx)
-			if err != nil {
-				run.close()
-				for j := range p.runs[:i] {
-					p.runs[j].close()
-				}
-				return fmt.Errorf("vision: loading the patch network (file %d of %d): %w", m+1, len(patchMembers), err)
-			}
-			run.nets = append(run.nets, net)
-			run.weights = append(run.weights, member.weight)
-		}
-		p.runs[i] = run
 	}
 	p.ready = true
 	return nil
@@ -215,37 +193,18 @@ func (r *patchRun) correct(pix []uint8, extra []float32, lp [][nHyp]float64) err
 		return fmt.Errorf("vision: the patch network's input: %d values for %d (%v)", len(extra), len(de), err)
 	}
 	copy(de, extra)
-	for i := range r.sum {
-		r.sum[i] = 0
-	}
-	total := 0.0
-	for m, net := range r.nets {
-		if err := r.forward(net, r.weights[m], len(lp)); err != nil {
-			return err
-		}
-		total += r.weights[m]
+	r.net.SetInput(r.pix, "patch")
+	r.net.SetInput(r.extra, "extra")
+	out := r.net.Forward("corr")
+	defer out.Close()
+	corr, err := out.DataPtrFloat32()
+	if err != nil || len(corr) != len(lp)*nHyp {
+		return fmt.Errorf("vision: the patch network gave %d values, want %d", len(corr), len(lp)*nHyp)
 	}
 	for i := range lp {
 		for k := range lp[i] {
-			lp[i][k] += max(-patchClip, min(patchClip, r.sum[i*nHyp+k]/total))
+			lp[i][k] += max(-patchClip, min(patchClip, float64(corr[i*nHyp+k])))
 		}
-	}
-	return nil
-}
-
-// forward runs one member on the inputs set and adds its corrections,
-// weighed by w, to r.sum.
-func (r *patchRun) forward(net gocv.Net, w float64, rows int) error {
-	net.SetInput(r.pix, "patch")
-	net.SetInput(r.extra, "extra")
-	out := net.Forward("corr")
-	defer out.Close()
-	corr, err := out.DataPtrFloat32()
-	if err != nil || len(corr) != rows*nHyp {
-		return fmt.Errorf("vision: the patch network gave %d values, want %d", len(corr), rows*nHyp)
-	}
-	for i, v := range corr {
-		r.sum[i] += w * float64(v)
 	}
 	return nil
 }
