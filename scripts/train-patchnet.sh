@@ -22,7 +22,9 @@
 # LATEST_SEEDS (default 27000-28999), NEWEST_SEEDS and LATEST_SEEDS read
 # at 0.025 too, and the first three sets read a fourth time at 0.02.
 # The file written gives the mean of their corrections
-# (vision/patchnet_mean.py). More seeds read better (SIM_NOTES,
+# (vision/patchnet_mean.py; it also takes an ONNX file's networks, so one
+# trained later joins the kept three without their states:
+# `patchnet_mean.py OUT.onnx patchnet.onnx NEW.onnx.pt`). More seeds read better (SIM_NOTES,
 # fifty-eighth to sixty-first sessions): render all of them. About 30-60
 # minutes a network on two cores for 10 epochs (the third, on about
 # 374 000 cells of 15 600 seeds, took about 40 minutes for 8 epochs on a

@@ -8,13 +8,16 @@ network's time.
 
 Development step, run by scripts/train-patchnet.sh:
 
-    patchnet_mean.py OUT.onnx NET.onnx.pt [NET.onnx.pt ...]
+    patchnet_mean.py OUT.onnx NET [NET ...]
 
-where each NET.onnx.pt is the state patchnet_train.py saves beside its
-ONNX file.
+where each NET is the state patchnet_train.py saves beside its ONNX file
+(NET.onnx.pt), or an ONNX file itself (patchnet.onnx as the reader embeds
+it): each network in it joins the mean (patchnet_onnx.py reads them back),
+so a network trained later can join the kept ones without their states.
 """
 import sys
 import torch
+import patchnet_onnx
 import patchnet_train as P
 
 
@@ -33,7 +36,9 @@ class Mean(torch.nn.Module):
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
-    nets = [P.load_net(path) for path in sys.argv[2:]]
+    nets = []
+    for path in sys.argv[2:]:
+        nets += patchnet_onnx.networks(path) if path.endswith('.onnx') else [P.load_net(path)]
     P.export_onnx(Mean(nets).eval(), sys.argv[1])
     print('wrote', sys.argv[1], 'the mean of', len(nets), 'networks')
 
