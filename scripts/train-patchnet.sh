@@ -24,9 +24,9 @@
 # The file written gives the mean of their corrections
 # (vision/patchnet_mean.py; it also takes an ONNX file's networks, so one
 # trained later joins the kept three without their states:
-# `patchnet_mean.py OUT.onnx patchnet.onnx NEW.onnx.pt`). More seeds read better (SIM_NOTES,
-# fifty-eighth to sixty-first sessions): render all of them. About 30-60
-# minutes a network on two cores for 10 epochs (the third, on about
+# `patchnet_mean.py OUT.onnx patchnet.onnx NEW.onnx.pt`). More seeds read
+# better (SIM_NOTES, fifty-eighth to sixty-first sessions): render all of
+# them. About 30-60 minutes a network on two cores for 10 epochs (the third, on about
 # 374 000 cells of 15 600 seeds, took about 40 minutes for 8 epochs on a
 # quiet machine); the training cells are written only where the third
 # look sees them (-patchunsure, about 0.9 GB a corner move).

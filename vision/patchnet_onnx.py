@@ -109,12 +109,13 @@ def _read(path):
     return weights, convs
 
 
-class FoldedPatchNet(nn.Module):
+class FoldedPatchNet(P.PatchNet):
     """A PatchNet with each BatchNorm folded into its convolution: the same
-    function, and trainable as it stands (no batch statistics left)."""
+    function (PatchNet's forward), and trainable as it stands (no batch
+    statistics left)."""
 
     def __init__(self, convs, fc, emean, esd):
-        super().__init__()
+        nn.Module.__init__(self)  # PatchNet's own layers are not wanted
         self.register_buffer('emean', torch.as_tensor(emean))
         self.register_buffer('esd', torch.as_tensor(esd))
         layers = []
@@ -127,11 +128,6 @@ class FoldedPatchNet(nn.Module):
         self.fc = nn.Sequential(nn.Linear(w0.shape[1], w0.shape[0]), nn.ReLU(inplace=True), nn.Linear(w2.shape[1], w2.shape[0]))
         for layer, w, b in ((self.fc[0], w0, b0), (self.fc[2], w2, b2)):
             layer.weight.data, layer.bias.data = torch.from_numpy(w), torch.from_numpy(b)
-
-    def forward(self, patch, extra):
-        f = self.features((patch - 127.5) / 64.0).flatten(1)
-        e = (extra - self.emean) / self.esd
-        return P.BOUND * torch.tanh(self.fc(torch.cat([f, e], 1)) / P.BOUND)
 
 
 def networks(path):
