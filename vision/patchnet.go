@@ -21,21 +21,20 @@ import (
 // level-1 block by a rim a few hundredths of a pitch wide, which the
 // reduced frame smears.
 
-// The file holds three networks and gives the mean of their corrections
+// The file holds two networks and gives the mean of their corrections
 // (patchnet_mean.py), trained on the unsure cells of rendered seeds, each
 // read at corners moved 0.012 and 0.04 pitch, with different random seeds
-// (PATCH_SEED 3, 5 and 6): the first on 10000-17999, 19000-19399,
-// 22000-22299 and 23000-24999 (11 600); the second also on 25000-26999
-// and the first's seeds read again at other moves of 0.025
-// (-patchjitseed; 13 600 seeds, 250 000 cells); the third on all of that,
-// 27000-28999, 25000-28999 read again at 0.025 and the first's seeds at
-// 0.02 (15 600 seeds, 374 000 cells). Unsure cells of 18000-18999 left
-// wrong at corners moved 0.012 / 0.04 pitch: the first 319 / 571, the
-// second 296 / 516, the third 284 / 481; the three's mean 257 / 470 (the
-// file before, with another network in the third's place, 279 / 495).
-// Cold, it read 19 fewer cells wrong than the file before over the 1800
-// boards of four sets never trained on (SIM_NOTES, sixty-first session).
-// Each network costs about 4 ms a frame on one core.
+// (PATCH_SEED 5 and 6): the first on 10000-17999, 19000-19399,
+// 22000-22299, 23000-26999 and the 11 600 of those before 25000 read again
+// at other moves of 0.025 (-patchjitseed; 13 600 seeds, 250 000 cells);
+// the second on all of that, 27000-28999, 25000-28999 read again at 0.025
+// and the first 11 600 at 0.02 (15 600 seeds, 374 000 cells). Unsure
+// cells of 18000-18999 left wrong at corners moved 0.012 pitch: the first
+// 296, the second 284, their mean 258; with a third network (PATCH_SEED
+// 3, fewer seeds, 319 alone) 257, but cold over the five check sets the
+// two read 563 cells wrong against the three's 576 (SIM_NOTES, seventieth
+// session), at two thirds of the cost. Each network costs about 4 ms a
+// frame on one core.
 //
 //go:embed patchnet.onnx
 var patchNetONNX []byte
