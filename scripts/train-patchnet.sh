@@ -28,8 +28,8 @@
 # trained later joins the kept two without their states:
 # `patchnet_mean.py OUT.onnx patchnet.onnx NEW.onnx.pt`). More seeds read
 # better (SIM_NOTES, fifty-eighth to sixty-first sessions): render all of
-# them. About 30-60 minutes a network on two cores for 10 epochs (the second, on about
-# 374 000 cells of 15 600 seeds, took about 40 minutes for 8 epochs on a
+# them. About 30-60 minutes a network on two cores for 10 epochs (the
+# second, on about 374 000 cells of 15 600 seeds, took about 40 minutes for 8 epochs on a
 # quiet machine); the training cells are written only where the third
 # look sees them (-patchunsure, about 0.9 GB a corner move).
 set -euo pipefail
@@ -62,8 +62,8 @@ data "$seeds" mid 0.025 1013
 data "$newest,$latest" newmid 0.025 1013
 data "$seeds" mid2 0.02 2027
 go test -run 'TestPatchNetData$' -timeout 60m ./vision -args -patchdata "$check" -patchout "$work/check" -patchcheck -patchjitter 0.012
-PATCH_SEED=5 /usr/bin/python3 vision/patchnet_train.py "$work/near,$work/far,$work/mid,$work/newnear,$work/newfar" "$work/check" "$work/second.onnx" "$epochs"
-PATCH_SEED=6 /usr/bin/python3 vision/patchnet_train.py "$work/near,$work/far,$work/mid,$work/newnear,$work/newfar,$work/latestnear,$work/latestfar,$work/newmid,$work/mid2" "$work/check" "$work/third.onnx" 8
-(cd vision && /usr/bin/python3 patchnet_mean.py "$work/patchnet.onnx" "$work/second.onnx.pt" "$work/third.onnx.pt")
+PATCH_SEED=5 /usr/bin/python3 vision/patchnet_train.py "$work/near,$work/far,$work/mid,$work/newnear,$work/newfar" "$work/check" "$work/first.onnx" "$epochs"
+PATCH_SEED=6 /usr/bin/python3 vision/patchnet_train.py "$work/near,$work/far,$work/mid,$work/newnear,$work/newfar,$work/latestnear,$work/latestfar,$work/newmid,$work/mid2" "$work/check" "$work/second.onnx" 8
+(cd vision && /usr/bin/python3 patchnet_mean.py "$work/patchnet.onnx" "$work/first.onnx.pt" "$work/second.onnx.pt")
 cp "$work/patchnet.onnx" vision/patchnet.onnx
 echo "train-patchnet: wrote vision/patchnet.onnx; judge it end to end (accuracy harness, cold) before keeping it" >&2
