@@ -74,7 +74,9 @@ func (r *Reader) pickByCells(first *Result, scale float64) (g scoredGrid, tried,
 		if !tried {
 			r.keptFirst.keep(&r.cc, first)
 		}
-		r.readCells(scaleHomography(gi.h, scale), &res)
+		// With the first grid's colours where the block tops agree: the
+		// colours' choice is a third of a reading (see readHinted).
+		r.readCellsAgain(scaleHomography(gi.h, scale), &res)
 		tried = true
 		if v := meanConf(res.plainConf[:]) + pickScoreWeight*r.ranked[i].s; v > bestV+pickMargin {
 			best, bestV = i, v
