@@ -203,11 +203,13 @@ func (r *Reader) readCellsWith(h homography, res *Result, known *boardColours) {
 	r.useGray()
 	var means, sds [][3]float64
 	var boards []int
+	var cells [25][3]float64
 	if known != nil {
 		means, sds, boards = [][3]float64{known.board}, [][3]float64{known.sd}, []int{0}
 		m.block, m.blockSD, m.hasBlock, m.noBoard = known.block, known.blockSD, known.hasBlock, false
 	} else {
-		means, sds = boardCandidates(cellColours(&r.px, h))
+		cells = cellColours(&r.px, h)
+		means, sds = boardCandidates(cells)
 		boards = m.chooseColours(means, sds)
 	}
 	if traceCells != nil {
@@ -240,9 +242,14 @@ func (r *Reader) readCellsWith(h homography, res *Result, known *boardColours) {
 		}
 	}
 	noBlockAt := -1 // the index in boards of the trial with no block colour
+	var whiter [3]float64
+	hasWhiter := false
 	setBoard := func(b int) {
 		if b == noBlockAt {
-			r.model.hasBlock = false
+			r.model.hasBlock = hasWhiter
+			if hasWhiter {
+				r.model.block = whiter
+			}
 		}
 		r.model.board, r.model.sd = means[boards[b]], sds[boards[b]]
 		r.model.ringHistogram(&r.px, h)
@@ -258,7 +265,8 @@ func (r *Reader) readCellsWith(h homography, res *Result, known *boardColours) {
 	} else if r.model.hasBlock {
 		// The whitest cluster of cell colours may be bare cells in a
 		// lamp's light (sand or grass lit unevenly, an empty board), not
-		// block tops: it is tried as the board too, with no block colour.
+		// block tops: it is tried as the board too, with no block colour
+		// or, where a lone cell is whiter still, with that cell's.
 		for i := range means {
 			if means[i] == r.model.block {
 				noBlockAt = len(boards)
@@ -266,6 +274,7 @@ func (r *Reader) readCellsWith(h homography, res *Result, known *boardColours) {
 				break
 			}
 		}
+		whiter, hasWhiter = whiterCell(cells, r.model.block)
 	}
 	nb := len(boards)
 	if noBlockAt >= 0 {
@@ -309,6 +318,20 @@ func (r *Reader) readCellsWith(h homography, res *Result, known *boardColours) {
 	if meanConf(res.plainConf[:]) < meanConf(withBlock.res.plainConf[:])+noBlockMargin {
 		withBlock.restore(c, res)
 	}
+}
+
+// whiterCell finds the whitest cell colour that is clearly whiter than
+// the cluster taken as block tops: when that cluster turns out to be bare
+// cells, a lone block or two (too few for a cluster of their own) still
+// give the block colour (100085: two blocks on pale stone read bare).
+func whiterCell(cells [25][3]float64, block [3]float64) ([3]float64, bool) {
+	best, ok := block, false
+	for _, c := range cells {
+		if offWhite(c) && whiteness(c) > whiteness(best) && whiteness(c) > whiteness(block)+0.1 && !sameSurface(c, block) {
+			best, ok = c, true
+		}
+	}
+	return best, ok
 }
 
 // keepColours records the colour model's colours as the reading's.

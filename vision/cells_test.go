@@ -50,3 +50,39 @@ func TestSampleRange(t *testing.T) {
 		t.Error("a segment far off the frame has samples to walk")
 	}
 }
+
+func TestWhiterCell(t *testing.T) {
+	stone := [3]float64{5.07, -0.019, -0.017} // the cluster taken as block tops
+	shade := [3]float64{4.32, -0.006, -0.024}
+	block := [3]float64{5.34, -0.008, -0.014}
+	lit := [3]float64{5.15, -0.019, -0.017} // the same stone in a lamp's light
+	grass := [3]float64{5.9, 0.15, 0.1}     // too coloured for a block, though bright
+	var bare, withBlocks, litBare, coloured [25][3]float64
+	for i := range bare {
+		bare[i], withBlocks[i], litBare[i], coloured[i] = stone, stone, stone, stone
+		if i%3 == 0 {
+			bare[i], withBlocks[i], litBare[i], coloured[i] = shade, shade, shade, shade
+		}
+	}
+	withBlocks[7], withBlocks[14] = block, stone
+	withBlocks[20] = [3]float64{5.30, -0.01, -0.014}
+	litBare[4], litBare[8] = lit, lit
+	coloured[8] = grass
+	tests := []struct {
+		name  string
+		cells [25][3]float64
+		want  [3]float64
+		ok    bool
+	}{
+		{"bare stone", bare, stone, false},
+		{"two blocks, the whitest taken", withBlocks, block, true},
+		{"a lamp's hot spot is the same surface", litBare, stone, false},
+		{"a coloured cell is no block", coloured, stone, false},
+	}
+	for _, tc := range tests {
+		got, ok := whiterCell(tc.cells, stone)
+		if ok != tc.ok || (ok && got != tc.want) {
+			t.Errorf("%s: whiterCell = %.3v, %v; want %.3v, %v", tc.name, got, ok, tc.want, tc.ok)
+		}
+	}
+}
