@@ -18,6 +18,7 @@ var (
 	nearJitter  = flag.Float64("near", -1, "with -seeds: read near the true corners nudged by up to this many pitches (a known grid, a camera that stayed put)")
 	tsvFlag     = flag.String("tsv", "", "with -seeds: also write one line per seed (seed, elevation, built cells, read, worst corner error in pitches, wrong cells, hidden cells and those wrong, each corner's error A1, A5, E5, E1 in pitches, recognition ms) to this file")
 	trueFOV     = flag.Bool("truefov", false, "with -seeds: give the reader each frame's true field of view (a camera whose lens is known)")
+	handsFlag   = flag.String("hands", "", "read these seeds' frames with a hand over the board (sim.AddHand) and print how many were refused, as TABLE.md wants")
 	cellTSVFlag = flag.String("celltsv", "", "with -seeds: also write one line per cell of the boards read (seed, cell, truth, read, confidence, grid confidence, hidden, worst corner error) to this file")
 )
 
@@ -40,6 +41,24 @@ func parseSeeds(s string) ([]int64, error) {
 		}
 	}
 	return out, nil
+}
+
+// TestHands prints the hand frames' report for -hands; skipped without it.
+func TestHands(t *testing.T) {
+	if *handsFlag == "" {
+		t.Skip("run with -hands 100000-100199 to measure")
+	}
+	seeds, err := parseSeeds(*handsFlag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := vision.NewReader()
+	defer r.Close()
+	rep, err := RunHands(seeds, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep.WriteText(os.Stdout)
 }
 
 // TestHarness prints the full report for -seeds; skipped without it.

@@ -25,6 +25,7 @@ const (
 	matPawn
 	matDie
 	matCard
+	matSkin // a hand and forearm (and its sleeve): plain diffuse
 )
 
 // part says which piece a block primitive is, for its windows.

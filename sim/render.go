@@ -156,6 +156,7 @@ func TruthOf(s Scene) Truth {
 		Seed:      s.Seed,
 		Width:     s.Width,
 		Height:    s.Height,
+		Hand:      s.Hand != nil,
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i, p := range gridCorners(s.Style.Height) {

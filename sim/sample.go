@@ -43,12 +43,25 @@ type sampleJSON struct {
 	Width        int           `json:"width"`
 	Height       int           `json:"height"`
 	GridFraction float64       `json:"grid_fraction"`
+	Hand         bool          `json:"hand,omitempty"`
 }
 
 // WriteSample renders seed's scene into dir as seed-<N>.jpg (at the
 // scene's JPEG quality) and its truth as seed-<N>.json.
 func WriteSample(dir string, seed int64) (imagePath, truthPath string, err error) {
-	data, t, err := RenderJPEG(RandomScene(seed))
+	return writeSample(dir, fmt.Sprintf("seed-%d", seed), RandomScene(seed))
+}
+
+// WriteHandSample is WriteSample with a hand over the board (AddHand), as
+// seed-<N>-hand.jpg and seed-<N>-hand.json: the same scene otherwise.
+func WriteHandSample(dir string, seed int64) (imagePath, truthPath string, err error) {
+	s := RandomScene(seed)
+	AddHand(&s, seed)
+	return writeSample(dir, fmt.Sprintf("seed-%d-hand", seed), s)
+}
+
+func writeSample(dir, name string, s Scene) (imagePath, truthPath string, err error) {
+	data, t, err := RenderJPEG(s)
 	if err != nil {
 		return "", "", err
 	}
@@ -56,12 +69,13 @@ func WriteSample(dir string, seed int64) (imagePath, truthPath string, err error
 		Seed: t.Seed, Board: t.Board.Tokens(), Corners: t.Corners,
 		Elevation: t.Elevation, Azimuth: t.Azimuth, Roll: t.Roll, FOV: t.FOV,
 		Lighting: t.Lighting, Width: t.Width, Height: t.Height, GridFraction: t.GridFraction,
+		Hand: t.Hand,
 	})
 	if err != nil {
-		return "", "", fmt.Errorf("sim: truth of seed %d: %w", seed, err)
+		return "", "", fmt.Errorf("sim: truth of %s: %w", name, err)
 	}
-	imagePath = filepath.Join(dir, fmt.Sprintf("seed-%d.jpg", seed))
-	truthPath = filepath.Join(dir, fmt.Sprintf("seed-%d.json", seed))
+	imagePath = filepath.Join(dir, name+".jpg")
+	truthPath = filepath.Join(dir, name+".json")
 	if err := os.WriteFile(imagePath, data, 0o644); err != nil {
 		return "", "", fmt.Errorf("sim: writing sample: %w", err)
 	}
@@ -88,7 +102,7 @@ func LoadTruth(path string) (Truth, error) {
 	return Truth{
 		Board: b, Corners: j.Corners, Elevation: j.Elevation, Azimuth: j.Azimuth,
 		Roll: j.Roll, FOV: j.FOV, Lighting: j.Lighting, Seed: j.Seed,
-		Width: j.Width, Height: j.Height, GridFraction: j.GridFraction,
+		Width: j.Width, Height: j.Height, GridFraction: j.GridFraction, Hand: j.Hand,
 	}, nil
 }
 
@@ -100,18 +114,32 @@ const CacheEnv = "COMPANION_SIM_CACHE"
 // Frame gives seed's frame as JPEG bytes at the scene's quality, and its
 // truth; it uses and fills the $COMPANION_SIM_CACHE folder when set.
 func Frame(seed int64) ([]byte, Truth, error) {
+	return cachedFrame(seed, "seed-%d", WriteSample, RandomScene)
+}
+
+// HandFrame is Frame for seed's scene with a hand over the board
+// (AddHand), cached as seed-<N>-hand.jpg.
+func HandFrame(seed int64) ([]byte, Truth, error) {
+	return cachedFrame(seed, "seed-%d-hand", WriteHandSample, func(seed int64) Scene {
+		s := RandomScene(seed)
+		AddHand(&s, seed)
+		return s
+	})
+}
+
+func cachedFrame(seed int64, name string, write func(string, int64) (string, string, error), scene func(int64) Scene) ([]byte, Truth, error) {
 	dir := os.Getenv(CacheEnv)
 	if dir != "" {
-		img := filepath.Join(dir, fmt.Sprintf("seed-%d.jpg", seed))
+		img := filepath.Join(dir, fmt.Sprintf(name+".jpg", seed))
 		if data, err := os.ReadFile(img); err == nil {
-			if t, err := LoadTruth(filepath.Join(dir, fmt.Sprintf("seed-%d.json", seed))); err == nil {
+			if t, err := LoadTruth(filepath.Join(dir, fmt.Sprintf(name+".json", seed))); err == nil {
 				return data, t, nil
 			}
 		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, Truth{}, fmt.Errorf("sim: cache folder: %w", err)
 		}
-		ip, tp, err := WriteSample(dir, seed)
+		ip, tp, err := write(dir, seed)
 		if err != nil {
 			return nil, Truth{}, err
 		}
@@ -122,5 +150,5 @@ func Frame(seed int64) ([]byte, Truth, error) {
 		t, err := LoadTruth(tp)
 		return data, t, err
 	}
-	return RenderJPEG(RandomScene(seed))
+	return RenderJPEG(scene(seed))
 }

@@ -23,6 +23,7 @@ type Scene struct {
 	Spares []Spare                                         // pieces lying on the table beside the board
 	Props  []Prop                                          // dice and cards on the table
 	Board  observation.Board                               // the position on the board
+	Hand   *Hand                                           // a hand over the board (AddHand), or nil
 
 	// Camera imperfections.
 	WhiteBalance RGB     // per-channel gains of the camera's white balance
@@ -191,4 +192,6 @@ type Truth struct {
 	Seed               int64
 	Width, Height      int
 	GridFraction       float64 // grid height over image height
+	// Hand says a hand is over the board: the frame is not settled.
+	Hand bool
 }

@@ -101,6 +101,9 @@ func build(s *Scene) *world {
 	for _, pr := range s.Props {
 		w.addProp(pr)
 	}
+	if s.Hand != nil {
+		w.addHand(s.Hand)
+	}
 	w.buildGrid()
 	centre := vec3{0, 0, w.top}
 	for _, l := range s.Lamps {

@@ -181,6 +181,25 @@ func BenchmarkCornerNet(b *testing.B) {
 	}
 }
 
+// BenchmarkHandNet times the hand network alone (shrinking the frame, the
+// network) on a 1280x720 frame: what every read pays to refuse a frame
+// with a hand over the board. Run it on one core (taskset -c 0).
+func BenchmarkHandNet(b *testing.B) {
+	m, _ := benchFrame(b)
+	defer m.Close()
+	var n handNet
+	defer n.close()
+	if _, err := n.logit(m); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := n.logit(m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkThirdLook times the third look alone (sampling the unsure
 // cells' patches, the patch network) on a 1280x720 frame read at its true
 // corners, once per cell reading. Run it on one core (taskset -c 0).

@@ -78,6 +78,16 @@ func (r *Reader) guessDistance(c [4][2]float64) float64 {
 	return e
 }
 
+// shrunkFrame is the current frame shrunk for the networks that see it
+// whole: the hand network shrank it when it ran, else the first corner
+// network.
+func (r *Reader) shrunkFrame() gocv.Mat {
+	if useHandNet {
+		return r.hand.small
+	}
+	return r.corner.small
+}
+
 // secondOpinion runs the second corner network on the frame the first
 // just read (its shrunk copy), where the search is about to run: the
 // shortcut's frames (about 60 %) never need it, and it costs about 11 ms
@@ -85,7 +95,7 @@ func (r *Reader) guessDistance(c [4][2]float64) float64 {
 func (r *Reader) secondOpinion(cols, rows int) {
 	r.secondOK = false
 	if useCornerNet && useSecondCornerNet && r.cornerOK {
-		g, _, err := r.secondCorner.guessShrunk(r.corner.small, cols, rows)
+		g, _, err := r.secondCorner.guessShrunk(r.shrunkFrame(), cols, rows)
 		r.secondGuess, r.secondOK = g, err == nil
 	}
 }

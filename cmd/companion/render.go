@@ -14,20 +14,25 @@ type renderOptions struct {
 	Seed  int64
 	Count int
 	Out   string
+	Hand  bool
 }
 
 func newRenderCmd(io *streams, runF func(*renderOptions) error) *cobra.Command {
 	opts := &renderOptions{IO: io}
 	cmd := &cobra.Command{
-		Use:   "render --seed <n> --out <dir> [--count <k>]",
+		Use:   "render --seed <n> --out <dir> [--count <k>] [--hand]",
 		Short: "Render simulated camera frames of the table, with their ground truth",
 		Long: `Render what a webcam would see of a Santorini board: a seeded random
 position, camera angle, lamps, board edition and table, drawn by the
 simulated table (a small ray tracer). Each seed gives seed-<n>.jpg and
 seed-<n>.json: the true board in CONTRACT.md's token form and the grid's
-pixel corners (A1, A5, E5, E1). The same seed always gives the same frame.`,
+pixel corners (A1, A5, E5, E1). The same seed always gives the same frame.
+With --hand the same scene has a player's hand over the board (a frame
+that is not settled, which the reader must refuse), written as
+seed-<n>-hand.jpg and seed-<n>-hand.json ("hand": true).`,
 		Example: `  companion render --seed 7 --out frames
-  companion render --seed 100 --count 20 --out frames`,
+  companion render --seed 100 --count 20 --out frames
+  companion render --seed 7 --hand --out frames`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Count < 1 || opts.Count > 100000 {
@@ -42,6 +47,7 @@ pixel corners (A1, A5, E5, E1). The same seed always gives the same frame.`,
 	cmd.Flags().Int64Var(&opts.Seed, "seed", 1, "the first scene's seed")
 	cmd.Flags().IntVar(&opts.Count, "count", 1, "how many consecutive seeds to render")
 	cmd.Flags().StringVar(&opts.Out, "out", "", "folder to write into, made if missing (required)")
+	cmd.Flags().BoolVar(&opts.Hand, "hand", false, "put a player's hand over the board")
 	_ = cmd.MarkFlagRequired("out")
 	return cmd
 }
@@ -51,7 +57,11 @@ func renderRun(opts *renderOptions) error {
 		return fmt.Errorf("making %s: %w", opts.Out, err)
 	}
 	for i := 0; i < opts.Count; i++ {
-		img, truth, err := sim.WriteSample(opts.Out, opts.Seed+int64(i))
+		write := sim.WriteSample
+		if opts.Hand {
+			write = sim.WriteHandSample
+		}
+		img, truth, err := write(opts.Out, opts.Seed+int64(i))
 		if err != nil {
 			return err
 		}
