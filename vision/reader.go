@@ -153,6 +153,9 @@ type Reader struct {
 	// frame last read.
 	hand      handNet
 	handLogit float64
+	// handPassed: the frame being read again (Read's fallback) has
+	// already passed the hand check; it is not run twice.
+	handPassed bool
 }
 
 // NewReader makes a Reader; Close it when done.
@@ -204,7 +207,10 @@ func (r *Reader) Read(img gocv.Mat) (Result, error) {
 		if r.secondOK {
 			guess = r.secondGuess
 		}
-		if res2, err2 := r.readHinted(img, nil, &guess); err2 == nil {
+		r.handPassed = true
+		res2, err2 := r.readHinted(img, nil, &guess)
+		r.handPassed = false
+		if err2 == nil {
 			// The time is the whole read's, both attempts.
 			res2.Millis = float64(time.Since(start).Microseconds()) / 1000
 			return res2, nil
@@ -261,7 +267,7 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 			return res, err
 		}
 	}
-	if useHandNet {
+	if useHandNet && !r.handPassed {
 		if r.handLogit, err = r.hand.logit(src); err != nil {
 			return res, err
 		}
