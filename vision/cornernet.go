@@ -2,8 +2,6 @@ package vision
 
 import (
 	_ "embed"
-	"fmt"
-	"image"
 	"math"
 
 	"gocv.io/x/gocv"
@@ -83,9 +81,9 @@ func (r *Reader) guessDistance(c [4][2]float64) float64 {
 // network.
 func (r *Reader) shrunkFrame() gocv.Mat {
 	if useHandNet {
-		return r.hand.small
+		return r.hand.in
 	}
-	return r.corner.small
+	return r.corner.in
 }
 
 // secondOpinion runs the second corner network on the frame the first
@@ -214,37 +212,19 @@ const (
 	cornerNetWindow        = 2 // the peak's mean is taken over +-2 map cells
 )
 
-// cornerNet holds the loaded network and its scratch Mats; onnx is the
-// network's file (nil: cornerNetONNX).
+// cornerNet is a corner network; onnx is its file (nil: cornerNetONNX).
+// Its input Mat is the frame shrunk, as the hand network's.
 type cornerNet struct {
-	onnx  []byte
-	net   gocv.Net
-	small gocv.Mat
-	ready bool
-}
-
-func (c *cornerNet) close() {
-	if c.ready {
-		c.net.Close()
-		c.small.Close()
-		c.ready = false
-	}
+	onnxNet
+	onnx []byte
 }
 
 func (c *cornerNet) load() error {
-	if c.ready {
-		return nil
-	}
 	file := c.onnx
 	if file == nil {
 		file = cornerNetONNX
 	}
-	net, err := gocv.ReadNetFromONNXBytes(file)
-	if err != nil {
-		return fmt.Errorf("vision: loading the corner network: %w", err)
-	}
-	c.net, c.small, c.ready = net, gocv.NewMat(), true
-	return nil
+	return c.onnxNet.load(file, "the corner network", nil)
 }
 
 // guess gives the grid's outer corners (full-resolution pixels) of BGR
@@ -254,8 +234,7 @@ func (c *cornerNet) guess(src gocv.Mat) ([4][2]float64, [4]float64, error) {
 	if err := c.load(); err != nil {
 		return [4][2]float64{}, [4]float64{}, err
 	}
-	gocv.Resize(src, &c.small, image.Pt(cornerNetW, cornerNetH), 0, 0, gocv.InterpolationArea)
-	return c.guessShrunk(c.small, src.Cols(), src.Rows())
+	return c.guessShrunk(c.shrink(src), src.Cols(), src.Rows())
 }
 
 // guessShrunk is guess on small, a cols x rows frame already shrunk to
@@ -266,14 +245,9 @@ func (c *cornerNet) guessShrunk(small gocv.Mat, cols, rows int) ([4][2]float64, 
 	if err := c.load(); err != nil {
 		return corners, mass, err
 	}
-	blob := gocv.BlobFromImage(small, 1.0/255, image.Pt(cornerNetW, cornerNetH), gocv.NewScalar(127.5, 127.5, 127.5, 0), false, false)
-	defer blob.Close()
-	c.net.SetInput(blob, "frame")
-	out := c.net.Forward("heat")
-	defer out.Close()
-	heat, err := out.DataPtrFloat32()
-	if err != nil || len(heat) != 4*cornerNetMapW*cornerNetMapH {
-		return corners, mass, fmt.Errorf("vision: the corner network gave %d values, want %d", len(heat), 4*cornerNetMapW*cornerNetMapH)
+	heat, err := c.forwardFrame(small, "heat", 4*cornerNetMapW*cornerNetMapH)
+	if err != nil {
+		return corners, mass, err
 	}
 	sx := float64(cornerNetW) / float64(cols)
 	sy := float64(cornerNetH) / float64(rows)

@@ -3,8 +3,6 @@ package vision
 import (
 	_ "embed"
 	"errors"
-	"fmt"
-	"image"
 
 	"gocv.io/x/gocv"
 )
@@ -34,48 +32,19 @@ var useHandNet = true
 // session).
 const handThreshold = 3.0
 
-// handNet holds the loaded network and its scratch Mat.
-type handNet struct {
-	net   gocv.Net
-	small gocv.Mat
-	ready bool
-}
-
-func (n *handNet) close() {
-	if n.ready {
-		n.net.Close()
-		n.small.Close()
-		n.ready = false
-	}
-}
-
-func (n *handNet) load() error {
-	if n.ready {
-		return nil
-	}
-	net, err := gocv.ReadNetFromONNXBytes(handNetONNX)
-	if err != nil {
-		return fmt.Errorf("vision: loading the hand network: %w", err)
-	}
-	n.net, n.small, n.ready = net, gocv.NewMat(), true
-	return nil
-}
+// handNet is the hand network; its input Mat is the frame shrunk for the
+// networks that see it whole (Reader.shrunkFrame).
+type handNet struct{ onnxNet }
 
 // logit gives the network's logit that BGR frame src has a hand over the
 // board.
 func (n *handNet) logit(src gocv.Mat) (float64, error) {
-	if err := n.load(); err != nil {
+	if err := n.load(handNetONNX, "the hand network", nil); err != nil {
 		return 0, err
 	}
-	gocv.Resize(src, &n.small, image.Pt(cornerNetW, cornerNetH), 0, 0, gocv.InterpolationArea)
-	blob := gocv.BlobFromImage(n.small, 1.0/255, image.Pt(cornerNetW, cornerNetH), gocv.NewScalar(127.5, 127.5, 127.5, 0), false, false)
-	defer blob.Close()
-	n.net.SetInput(blob, "frame")
-	out := n.net.Forward("hand")
-	defer out.Close()
-	v, err := out.DataPtrFloat32()
-	if err != nil || len(v) != 1 {
-		return 0, fmt.Errorf("vision: the hand network gave %d values, want 1", len(v))
+	v, err := n.forwardFrame(n.shrink(src), "hand", 1)
+	if err != nil {
+		return 0, err
 	}
 	return float64(v[0]), nil
 }

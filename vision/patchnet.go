@@ -99,10 +99,11 @@ type patchNet struct {
 	ready bool
 }
 
-// patchRun is the network loaded to take a fixed number of rows.
+// patchRun is the network loaded to take a fixed number of rows: its
+// input Mat the patches, extra the other inputs.
 type patchRun struct {
-	net        gocv.Net
-	pix, extra gocv.Mat
+	onnxNet
+	extra gocv.Mat
 }
 
 func (p *patchNet) close() {
@@ -115,9 +116,10 @@ func (p *patchNet) close() {
 }
 
 func (r *patchRun) close() {
-	r.net.Close()
-	r.pix.Close()
-	r.extra.Close()
+	if r.ready {
+		r.extra.Close()
+	}
+	r.onnxNet.close()
 }
 
 func (p *patchNet) load() error {
@@ -125,18 +127,14 @@ func (p *patchNet) load() error {
 		return nil
 	}
 	for i, rows := range patchRows {
-		net, err := gocv.ReadNetFromONNXBytes(patchNetONNX)
-		if err != nil {
+		run := &p.runs[i]
+		if err := run.load(patchNetONNX, "the patch network", []int{rows, patchChannels, patchSide, patchSide}); err != nil {
 			for j := range p.runs[:i] {
 				p.runs[j].close()
 			}
-			return fmt.Errorf("vision: loading the patch network: %w", err)
+			return err
 		}
-		p.runs[i] = patchRun{
-			net:   net,
-			pix:   gocv.NewMatWithSizes([]int{rows, patchChannels, patchSide, patchSide}, gocv.MatTypeCV32F),
-			extra: gocv.NewMatWithSizes([]int{rows, patchExtra}, gocv.MatTypeCV32F),
-		}
+		run.extra = gocv.NewMatWithSizes([]int{rows, patchExtra}, gocv.MatTypeCV32F)
 	}
 	p.ready = true
 	return nil
@@ -180,7 +178,7 @@ func (p *patchNet) correct(pix []uint8, extra []float32, lp [][nHyp]float64) err
 
 // correct is patchNet.correct for as many cells as r takes rows.
 func (r *patchRun) correct(pix []uint8, extra []float32, lp [][nHyp]float64) error {
-	dp, err := r.pix.DataPtrFloat32()
+	dp, err := r.input()
 	if err != nil || len(dp) != len(pix) {
 		return fmt.Errorf("vision: the patch network's input: %d values for %d (%v)", len(pix), len(dp), err)
 	}
@@ -192,13 +190,11 @@ func (r *patchRun) correct(pix []uint8, extra []float32, lp [][nHyp]float64) err
 		return fmt.Errorf("vision: the patch network's input: %d values for %d (%v)", len(extra), len(de), err)
 	}
 	copy(de, extra)
-	r.net.SetInput(r.pix, "patch")
+	r.net.SetInput(r.in, "patch")
 	r.net.SetInput(r.extra, "extra")
-	out := r.net.Forward("corr")
-	defer out.Close()
-	corr, err := out.DataPtrFloat32()
-	if err != nil || len(corr) != len(lp)*nHyp {
-		return fmt.Errorf("vision: the patch network gave %d values, want %d", len(corr), len(lp)*nHyp)
+	corr, err := r.forward("corr", len(lp)*nHyp)
+	if err != nil {
+		return err
 	}
 	for i := range lp {
 		for k := range lp[i] {

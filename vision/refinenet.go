@@ -4,8 +4,6 @@ import (
 	_ "embed"
 	"fmt"
 	"math"
-
-	"gocv.io/x/gocv"
 )
 
 // The refinement network: on crowded boards the towers hide the dividers
@@ -112,35 +110,19 @@ func finiteOffsets(d [4][2]float64) bool {
 //go:embed refinenet.onnx
 var refineNetONNX []byte
 
-// refineNet holds the loaded network and its input Mat (one grid: the
-// four corners' patches).
+// refineNet is the refinement network; its input Mat holds one grid's
+// four corner patches, sampled into pix.
 type refineNet struct {
-	net   gocv.Net
-	in    gocv.Mat
-	pix   []uint8
-	ready bool
-}
-
-func (n *refineNet) close() {
-	if n.ready {
-		n.net.Close()
-		n.in.Close()
-		n.ready = false
-	}
+	onnxNet
+	pix []uint8
 }
 
 func (n *refineNet) load() error {
 	if n.ready {
 		return nil
 	}
-	net, err := gocv.ReadNetFromONNXBytes(refineNetONNX)
-	if err != nil {
-		return fmt.Errorf("vision: loading the refinement network: %w", err)
-	}
-	n.net, n.ready = net, true
-	n.in = gocv.NewMatWithSizes([]int{4, refineChannels, refineSide, refineSide}, gocv.MatTypeCV32F)
 	n.pix = make([]uint8, 4*refinePixels)
-	return nil
+	return n.onnxNet.load(refineNetONNX, "the refinement network", []int{4, refineChannels, refineSide, refineSide})
 }
 
 // refineOutputs is the network's output a corner: the offset (two values)
@@ -157,19 +139,17 @@ func (n *refineNet) offsets(full *pixels, h homography) ([4][2]float64, [4]float
 		return d, spread, err
 	}
 	sampleCornerPatches(full, h, refineReach, n.pix)
-	in, err := n.in.DataPtrFloat32()
+	in, err := n.input()
 	if err != nil {
-		return d, spread, fmt.Errorf("vision: the refinement network's input: %w", err)
+		return d, spread, err
 	}
 	for i, v := range n.pix {
 		in[i] = float32(v)
 	}
 	n.net.SetInput(n.in, "patch")
-	out := n.net.Forward("off")
-	defer out.Close()
-	o, err := out.DataPtrFloat32()
-	if err != nil || len(o) != 4*refineOutputs {
-		return d, spread, fmt.Errorf("vision: the refinement network gave %d values, want %d", len(o), 4*refineOutputs)
+	o, err := n.forward("off", 4*refineOutputs)
+	if err != nil {
+		return d, spread, err
 	}
 	for k := range d {
 		d[k] = [2]float64{float64(o[refineOutputs*k]), float64(o[refineOutputs*k+1])}

@@ -1,0 +1,89 @@
+package vision
+
+import (
+	"fmt"
+	"image"
+
+	"gocv.io/x/gocv"
+)
+
+// onnxNet is one of the reader's networks that OpenCV's dnn module runs
+// from an embedded ONNX file (the corner, hand, refinement and patch
+// networks): loaded on first use, so a Reader that never needs one never
+// pays for it, with the Mat its input is made in and a buffer for its
+// output.
+type onnxNet struct {
+	what  string // the network's name, for errors
+	net   gocv.Net
+	in    gocv.Mat
+	out   []float32
+	ready bool
+}
+
+// load reads file as the network called what, once. inShape is the shape
+// of its float32 input Mat, or nil for an empty Mat (a frame resized into
+// it).
+func (n *onnxNet) load(file []byte, what string, inShape []int) error {
+	if n.ready {
+		return nil
+	}
+	net, err := gocv.ReadNetFromONNXBytes(file)
+	if err != nil {
+		return fmt.Errorf("vision: loading %s: %w", what, err)
+	}
+	n.net, n.what, n.ready = net, what, true
+	if inShape == nil {
+		n.in = gocv.NewMat()
+	} else {
+		n.in = gocv.NewMatWithSizes(inShape, gocv.MatTypeCV32F)
+	}
+	return nil
+}
+
+func (n *onnxNet) close() {
+	if n.ready {
+		n.net.Close()
+		n.in.Close()
+		n.ready = false
+	}
+}
+
+// input is the network's input Mat as float32 values to fill.
+func (n *onnxNet) input() ([]float32, error) {
+	v, err := n.in.DataPtrFloat32()
+	if err != nil {
+		return nil, fmt.Errorf("vision: %s's input: %w", n.what, err)
+	}
+	return v, nil
+}
+
+// forward runs the network on the inputs set and gives output name's
+// values (the network's own buffer, valid until the next forward): want of
+// them.
+func (n *onnxNet) forward(name string, want int) ([]float32, error) {
+	out := n.net.Forward(name)
+	defer out.Close()
+	v, err := out.DataPtrFloat32()
+	if err != nil || len(v) != want {
+		return nil, fmt.Errorf("vision: %s gave %d values, want %d", n.what, len(v), want)
+	}
+	n.out = append(n.out[:0], v...)
+	return n.out, nil
+}
+
+// forwardFrame runs a network that sees the whole frame (the corner and
+// hand networks) on small, the frame already shrunk to cornerNetW x
+// cornerNetH, and gives output name's want values.
+func (n *onnxNet) forwardFrame(small gocv.Mat, name string, want int) ([]float32, error) {
+	blob := gocv.BlobFromImage(small, 1.0/255, image.Pt(cornerNetW, cornerNetH), gocv.NewScalar(127.5, 127.5, 127.5, 0), false, false)
+	defer blob.Close()
+	n.net.SetInput(blob, "frame")
+	return n.forward(name, want)
+}
+
+// shrink resizes BGR frame src into the network's input Mat for
+// forwardFrame, and gives it.
+func (n *onnxNet) shrink(src gocv.Mat) gocv.Mat {
+	gocv.Resize(src, &n.in, image.Pt(cornerNetW, cornerNetH), 0, 0, gocv.InterpolationArea)
+	return n.in
+}
