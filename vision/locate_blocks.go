@@ -153,6 +153,17 @@ func (r *Reader) topFaces() []topFace {
 	return out
 }
 
+// frameFaces is topFaces of the current frame, found once: the hint's
+// refinement (nearGrid), run up to three times a frame, and the search's
+// block grids all screen grids by them.
+func (r *Reader) frameFaces() []topFace {
+	if !r.facesReady {
+		r.faces = r.topFaces()
+		r.facesReady = true
+	}
+	return r.faces
+}
+
 // faceOf fits a face to a region's pixels: solid, and a quadrilateral or
 // a round blob.
 func faceOf(pix []int32, w int) (topFace, bool) {
@@ -291,8 +302,7 @@ func agree(cam *camera, lv int, faces []topFace) (float64, []faceMatch) {
 // standing on the board, for crowded boards whose dividers and frame are
 // mostly hidden.
 func (r *Reader) blockGrids(w, h int) []quadCand {
-	faces := r.topFaces()
-	r.faces = faces
+	faces := r.frameFaces()
 	if len(faces) < 3 {
 		return nil
 	}

@@ -83,7 +83,7 @@ func (r *Reader) nearGrid(c [4][2]float64, scale float64, w, h int) (hintedGrid,
 	}
 	// The block tops this frame shows, for the screening scores (the
 	// search finds them too, when it runs).
-	r.faces = r.topFaces()
+	r.frameFaces()
 	stands := func(g homography) bool {
 		gc := cornersOf(g)
 		return plausibleGrid(gc, w, h) && squareError(g, w, h) < maxSquareError && pitchErr(gc, c) <= nearMaxDrift

@@ -123,7 +123,8 @@ type Reader struct {
 	hole      holeScratch
 	// faceLabels labels the reduced frame's pixels by top face (blockGrids).
 	faceLabels []int32
-	faces      []topFace // the current frame's top faces
+	faces      []topFace // the current frame's top faces, when facesReady
+	facesReady bool
 	// stepGrads and stepNear index the colour step edges (stepView);
 	// gradsReady says they are the current frame's.
 	stepGrads  []stepGrad
@@ -573,6 +574,7 @@ func (r *Reader) prepare(img gocv.Mat) (gocv.Mat, float64, error) {
 	r.colourReady = false
 	r.segReady = false
 	r.gradsReady = false
+	r.facesReady = false
 	gocv.CvtColor(src, &r.fullGray, gocv.ColorBGRToGray)
 	if data, err := src.DataPtrUint8(); err == nil && src.IsContinuous() {
 		r.full = pixels{w: src.Cols(), h: src.Rows(), bgr: data}
