@@ -34,12 +34,19 @@ const handThreshold = 3.0
 
 // handNet is the hand network; its input Mat is the frame shrunk for the
 // networks that see it whole (Reader.shrunkFrame).
-type handNet struct{ onnxNet }
+type handNet struct {
+	onnxNet
+	onnx []byte // the network's file (nil: handNetONNX)
+}
 
 // logit gives the network's logit that BGR frame src has a hand over the
 // board.
 func (n *handNet) logit(src gocv.Mat) (float64, error) {
-	if err := n.load(handNetONNX, "the hand network", nil); err != nil {
+	file := n.onnx
+	if file == nil {
+		file = handNetONNX
+	}
+	if err := n.load(file, "the hand network", nil); err != nil {
 		return 0, err
 	}
 	v, err := n.forwardFrame(n.shrink(src), "hand", 1)

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"image"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -56,4 +58,77 @@ func TestHandNetData(t *testing.T) {
 	}
 	out.close(t)
 	t.Logf("%d frames without a hand, %d with, written to %s_*", counts[0], counts[1], *handOut)
+}
+
+var (
+	handLogits = flag.String("handlogits", "", "print the hand network's logit for these seeds' frames (ranges a-b,c-d) in -handdir, with a hand and without, and the threshold's figures")
+	handONNX   = flag.String("handonnx", "", "with -handlogits: the network file to try (default: the embedded handnet.onnx)")
+)
+
+// TestHandLogits prints the hand network's logits (development step: how
+// its threshold is chosen). Each seed's frames in -handdir, seed-N.jpg and
+// seed-N-hand.jpg, where present, are scored; the clear frames' highest
+// logit is the one the threshold must stand above. The hold-out may be
+// scored here (nothing is trained on it), but a threshold chosen on it is
+// not unseen evidence.
+func TestHandLogits(t *testing.T) {
+	if *handLogits == "" || *handDir == "" {
+		t.Skip("run with -handlogits A-B[,C-D] -handdir DIR [-handonnx FILE]")
+	}
+	var n handNet
+	defer n.close()
+	if *handONNX != "" {
+		data, err := os.ReadFile(*handONNX)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n.onnx = data
+	}
+	var clear, hand []float64
+	top, topSeed := math.Inf(-1), int64(0)
+	for _, rg := range strings.Split(*handLogits, ",") {
+		a, b := seedRange(t, rg, false)
+		for s := a; s <= b; s++ {
+			for label, name := range []string{"seed-%d.jpg", "seed-%d-hand.jpg"} {
+				data, err := os.ReadFile(filepath.Join(*handDir, fmt.Sprintf(name, s)))
+				if errors.Is(err, fs.ErrNotExist) {
+					continue
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				m, err := DecodeBytes(data)
+				if err != nil {
+					t.Fatalf("seed %d: %v", s, err)
+				}
+				z, err := n.logit(m)
+				m.Close()
+				if err != nil {
+					t.Fatal(err)
+				}
+				fmt.Printf("%d\t%d\t%.3f\n", s, label, z)
+				if label == 1 {
+					hand = append(hand, z)
+				} else {
+					clear = append(clear, z)
+					if z > top {
+						top, topSeed = z, s
+					}
+				}
+			}
+		}
+	}
+	above := func(zs []float64, th float64) int {
+		k := 0
+		for _, z := range zs {
+			if z > th {
+				k++
+			}
+		}
+		return k
+	}
+	t.Logf("clear frames %d, highest logit %.2f (seed %d), above handThreshold %.1f: %d", len(clear), top, topSeed, handThreshold, above(clear, handThreshold))
+	for _, th := range []float64{top, top + 0.6, 2.5, handThreshold, 4} {
+		t.Logf("hand frames above %.2f: %d of %d", th, above(hand, th), len(hand))
+	}
 }
