@@ -36,6 +36,20 @@ func TestHandNetData(t *testing.T) {
 	small := gocv.NewMat()
 	defer small.Close()
 	counts := [2]int{}
+	eachHandFrame(t, seeds, func(_ int64, label int, m gocv.Mat) {
+		gocv.Resize(m, &small, image.Pt(cornerNetW, cornerNetH), 0, 0, gocv.InterpolationArea)
+		out.w[0].Write(small.ToBytes())
+		out.w[1].WriteByte(byte(label))
+		counts[label]++
+	})
+	out.close(t)
+	t.Logf("%d frames without a hand, %d with, written to %s_*", counts[0], counts[1], *handOut)
+}
+
+// eachHandFrame calls fn with each of seeds' frames found in -handdir,
+// seed-N.jpg (label 0) and seed-N-hand.jpg (label 1), decoded; fn must
+// not keep m.
+func eachHandFrame(t *testing.T, seeds []int64, fn func(seed int64, label int, m gocv.Mat)) {
 	for _, s := range seeds {
 		for label, name := range []string{"seed-%d.jpg", "seed-%d-hand.jpg"} {
 			data, err := os.ReadFile(filepath.Join(*handDir, fmt.Sprintf(name, s)))
@@ -49,15 +63,10 @@ func TestHandNetData(t *testing.T) {
 			if err != nil {
 				t.Fatalf("seed %d: %v", s, err)
 			}
-			gocv.Resize(m, &small, image.Pt(cornerNetW, cornerNetH), 0, 0, gocv.InterpolationArea)
+			fn(s, label, m)
 			m.Close()
-			out.w[0].Write(small.ToBytes())
-			out.w[1].WriteByte(byte(label))
-			counts[label]++
 		}
 	}
-	out.close(t)
-	t.Logf("%d frames without a hand, %d with, written to %s_*", counts[0], counts[1], *handOut)
 }
 
 var (
@@ -86,38 +95,28 @@ func TestHandLogits(t *testing.T) {
 	}
 	var clear, hand []float64
 	top, topSeed := math.Inf(-1), int64(0)
+	var seeds []int64
 	for _, rg := range strings.Split(*handLogits, ",") {
 		a, b := seedRange(t, rg, false)
 		for s := a; s <= b; s++ {
-			for label, name := range []string{"seed-%d.jpg", "seed-%d-hand.jpg"} {
-				data, err := os.ReadFile(filepath.Join(*handDir, fmt.Sprintf(name, s)))
-				if errors.Is(err, fs.ErrNotExist) {
-					continue
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				m, err := DecodeBytes(data)
-				if err != nil {
-					t.Fatalf("seed %d: %v", s, err)
-				}
-				z, err := n.logit(m)
-				m.Close()
-				if err != nil {
-					t.Fatal(err)
-				}
-				fmt.Printf("%d\t%d\t%.3f\n", s, label, z)
-				if label == 1 {
-					hand = append(hand, z)
-				} else {
-					clear = append(clear, z)
-					if z > top {
-						top, topSeed = z, s
-					}
-				}
-			}
+			seeds = append(seeds, s)
 		}
 	}
+	eachHandFrame(t, seeds, func(s int64, label int, m gocv.Mat) {
+		z, err := n.logit(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Printf("%d\t%d\t%.3f\n", s, label, z)
+		if label == 1 {
+			hand = append(hand, z)
+			return
+		}
+		clear = append(clear, z)
+		if z > top {
+			top, topSeed = z, s
+		}
+	})
 	above := func(zs []float64, th float64) int {
 		k := 0
 		for _, z := range zs {
