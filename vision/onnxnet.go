@@ -22,7 +22,10 @@ type onnxNet struct {
 
 // load reads file as the network called what, once. inShape is the shape
 // of its float32 input Mat, or nil for an empty Mat (a frame resized into
-// it).
+// it). OpenCV 4.6 aborts the process on a file it cannot parse (gocv
+// v0.31.0 does not catch its exception), so only the embedded files,
+// which the tests load, and development flags' files reach it: no user's
+// file does.
 func (n *onnxNet) load(file []byte, what string, inShape []int) error {
 	if n.ready {
 		return nil
