@@ -61,8 +61,8 @@ func (n *onnxNet) input() ([]float32, error) {
 }
 
 // forward runs the network on the inputs set and gives output name's
-// values (the network's own buffer, valid until the next forward): want of
-// them.
+// want values, copied into the holder's buffer (valid until the next
+// forward) so that OpenCV's output Mat is closed at once.
 func (n *onnxNet) forward(name string, want int) ([]float32, error) {
 	out := n.net.Forward(name)
 	defer out.Close()
