@@ -15,6 +15,9 @@ type renderOptions struct {
 	Count int
 	Out   string
 	Hand  bool
+	// MinElevation skips the seeds whose camera stands lower (degrees):
+	// training data for the reader's views from near above.
+	MinElevation float64
 }
 
 func newRenderCmd(io *streams, runF func(*renderOptions) error) *cobra.Command {
@@ -29,14 +32,20 @@ seed-<n>.json: the true board in CONTRACT.md's token form and the grid's
 pixel corners (A1, A5, E5, E1). The same seed always gives the same frame.
 With --hand the same scene has a player's hand over the board (a frame
 that is not settled, which the reader must refuse), written as
-seed-<n>-hand.jpg and seed-<n>-hand.json ("hand": true).`,
+seed-<n>-hand.jpg and seed-<n>-hand.json ("hand": true). With
+--min-elevation only the seeds whose camera stands that high or more are
+rendered (the rest are skipped, not renumbered).`,
 		Example: `  companion render --seed 7 --out frames
   companion render --seed 100 --count 20 --out frames
-  companion render --seed 7 --hand --out frames`,
+  companion render --seed 7 --hand --out frames
+  companion render --seed 66000 --count 5000 --min-elevation 73 --out frames`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Count < 1 || opts.Count > 100000 {
 				return flagErrorf("--count %d: want 1 to 100000", opts.Count)
+			}
+			if opts.MinElevation < 0 || opts.MinElevation > 90 {
+				return flagErrorf("--min-elevation %g: want 0 to 90 degrees", opts.MinElevation)
 			}
 			if runF != nil {
 				return runF(opts)
@@ -48,6 +57,7 @@ seed-<n>-hand.jpg and seed-<n>-hand.json ("hand": true).`,
 	cmd.Flags().IntVar(&opts.Count, "count", 1, "how many consecutive seeds to render")
 	cmd.Flags().StringVar(&opts.Out, "out", "", "folder to write into, made if missing (required)")
 	cmd.Flags().BoolVar(&opts.Hand, "hand", false, "put a player's hand over the board")
+	cmd.Flags().Float64Var(&opts.MinElevation, "min-elevation", 0, "render only the seeds whose camera stands this many degrees or more above the board")
 	_ = cmd.MarkFlagRequired("out")
 	return cmd
 }
@@ -57,11 +67,15 @@ func renderRun(opts *renderOptions) error {
 		return fmt.Errorf("making %s: %w", opts.Out, err)
 	}
 	for i := 0; i < opts.Count; i++ {
+		seed := opts.Seed + int64(i)
+		if opts.MinElevation > 0 && sim.RandomScene(seed).Camera.Elevation < opts.MinElevation {
+			continue
+		}
 		write := sim.WriteSample
 		if opts.Hand {
 			write = sim.WriteHandSample
 		}
-		img, truth, err := write(opts.Out, opts.Seed+int64(i))
+		img, truth, err := write(opts.Out, seed)
 		if err != nil {
 			return err
 		}
