@@ -178,21 +178,7 @@ func (p *patchNet) correct(pix []uint8, extra []float32, lp [][nHyp]float64) err
 
 // correct is patchNet.correct for as many cells as r takes rows.
 func (r *patchRun) correct(pix []uint8, extra []float32, lp [][nHyp]float64) error {
-	dp, err := r.input()
-	if err != nil || len(dp) != len(pix) {
-		return fmt.Errorf("vision: the patch network's input: %d values for %d (%v)", len(pix), len(dp), err)
-	}
-	for i, v := range pix {
-		dp[i] = float32(v)
-	}
-	de, err := r.extra.DataPtrFloat32()
-	if err != nil || len(de) != len(extra) {
-		return fmt.Errorf("vision: the patch network's input: %d values for %d (%v)", len(extra), len(de), err)
-	}
-	copy(de, extra)
-	r.net.SetInput(r.in, "patch")
-	r.net.SetInput(r.extra, "extra")
-	corr, err := r.forward("corr", len(lp)*nHyp)
+	corr, err := r.run(pix, extra, len(lp)*nHyp)
 	if err != nil {
 		return err
 	}
@@ -202,6 +188,26 @@ func (r *patchRun) correct(pix []uint8, extra []float32, lp [][nHyp]float64) err
 		}
 	}
 	return nil
+}
+
+// run sets the network's two inputs, the patches pix and the other
+// inputs extra, and gives its want corrections (output "corr").
+func (r *patchRun) run(pix []uint8, extra []float32, want int) ([]float32, error) {
+	dp, err := r.input()
+	if err != nil || len(dp) != len(pix) {
+		return nil, fmt.Errorf("vision: %s's input: %d values for %d (%v)", r.what, len(pix), len(dp), err)
+	}
+	for i, v := range pix {
+		dp[i] = float32(v)
+	}
+	de, err := r.extra.DataPtrFloat32()
+	if err != nil || len(de) != len(extra) {
+		return nil, fmt.Errorf("vision: %s's input: %d values for %d (%v)", r.what, len(extra), len(de), err)
+	}
+	copy(de, extra)
+	r.net.SetInput(r.in, "patch")
+	r.net.SetInput(r.extra, "extra")
+	return r.forward("corr", want)
 }
 
 // samplePatches fills c.patchPix and c.patchExtra, row j for cell
@@ -214,21 +220,11 @@ func (c *cellCtx) samplePatches(full *pixels, toFull float64, cells []int) {
 	}
 	s := &c.set
 	planes := [patchPlanes]float64{0, s.tier1Top, s.tier2Top, s.tier3Top}
-	const step = (1 + 2*patchMargin) / patchSide
 	const n = patchSide * patchSide
 	for j, i := range cells {
-		col, row := float64(i%5), float64(i/5)
 		p := c.patchPix[j*patchPixels : (j+1)*patchPixels]
 		for pl, z := range planes {
-			q := p[pl*3*n : (pl+1)*3*n]
-			for gy := 0; gy < patchSide; gy++ {
-				for gx := 0; gx < patchSide; gx++ {
-					pt := c.cam.project(col-patchMargin+step*(float64(gx)+0.5), row-patchMargin+step*(float64(gy)+0.5), z)
-					v := full.bilinear((pt.X+0.5)*toFull-0.5, (pt.Y+0.5)*toFull-0.5)
-					k := gy*patchSide + gx
-					q[k], q[n+k], q[2*n+k] = uint8(v[0]+0.5), uint8(v[1]+0.5), uint8(v[2]+0.5)
-				}
-			}
+			c.samplePlane(full, toFull, i, z, patchSide, p[pl*3*n:(pl+1)*3*n])
 		}
 		x := c.patchExtra[j*patchExtra : (j+1)*patchExtra]
 		lp := &c.netLP[i]
@@ -240,6 +236,24 @@ func (c *cellCtx) samplePatches(full *pixels, toFull float64, cells []int) {
 			x[k] = float32(math.Max(-lookClipLP, v-best))
 		}
 		copy(x[nHyp:], c.lookIn[(i+1)*lookInputs-netGeom:(i+1)*lookInputs])
+	}
+}
+
+// samplePlane fills q (3 x side x side: r, g, b) with cell i's colours
+// on the plane at height z, seen square: side samples a side over the
+// cell widened by patchMargin each way, from the full-resolution frame
+// full (toFull scales the reduced frame's pixels to it).
+func (c *cellCtx) samplePlane(full *pixels, toFull float64, i int, z float64, side int, q []uint8) {
+	col, row := float64(i%5), float64(i/5)
+	step := (1 + 2*patchMargin) / float64(side)
+	n := side * side
+	for gy := 0; gy < side; gy++ {
+		for gx := 0; gx < side; gx++ {
+			pt := c.cam.project(col-patchMargin+step*(float64(gx)+0.5), row-patchMargin+step*(float64(gy)+0.5), z)
+			v := full.bilinear((pt.X+0.5)*toFull-0.5, (pt.Y+0.5)*toFull-0.5)
+			k := gy*side + gx
+			q[k], q[n+k], q[2*n+k] = uint8(v[0]+0.5), uint8(v[1]+0.5), uint8(v[2]+0.5)
+		}
 	}
 }
 

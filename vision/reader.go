@@ -145,6 +145,8 @@ type Reader struct {
 	// BGR), which it samples.
 	patch patchNet
 	full  pixels
+	// tier is the tier look's network (tiernet.go).
+	tier tierNet
 	// collectPatches makes the third look sample its inputs with the
 	// network off (the trainer's export).
 	collectPatches bool
@@ -183,6 +185,7 @@ func (r *Reader) Close() error {
 	r.secondCorner.close()
 	r.hand.close()
 	r.patch.close()
+	r.tier.close()
 	r.refiner.close()
 	for _, m := range []*gocv.Mat{&r.bgr, &r.small, &r.gray, &r.ridges, &r.edges, &r.colourEdges, &r.fullGray, &r.blurred} {
 		if err := m.Close(); err != nil {
@@ -387,7 +390,9 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 	// made on the second look's readings, which they were tuned on (with
 	// it in every reading, a bare table's spare pieces, seed 191, passed
 	// the board test).
-	if r.thirdLook(float64(r.full.w) / float64(r.px.w)) {
+	toFull := float64(r.full.w) / float64(r.px.w)
+	third := r.thirdLook(toFull)
+	if r.tierLook(toFull) || third {
 		r.cc.decideAll(&res)
 	}
 	res.GridConfidence = gridConf

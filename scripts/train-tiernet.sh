@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Retrains the tier look's network (vision/tiernet.go: levels 1 and 2 seen
+# from near above) and rewrites vision/tiernet.onnx. A development step,
+# not part of the build: the reader only needs the ONNX file. Installs
+# Debian's PyTorch if missing.
+#
+#   scripts/train-tiernet.sh DIR [TRAIN_SEEDS [CHECK_SEEDS [EPOCHS]]]
+#
+# DIR holds the training renders; only frames whose camera stands 73
+# degrees or more are used, so render just those:
+#   companion render --seed 60000 --count 11000 --min-elevation 73 --out DIR
+# Defaults: 60000-70999 to train (about 4200 frames; the kept file was
+# trained on 60000-65499 and 66000-70953), 18000-18999 to check (from
+# COMPANION_SIM_CACHE, default /tmp/simcache). Never the hold-out (100000
+# on). The network learns to tell the levels apart on every cell; its
+# logit is scaled (TIER_SCALE, default 1) and bounded before it is added
+# to the reader's odds. About 90 s an epoch on two cores.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=${1:?usage: scripts/train-tiernet.sh DIR [TRAIN_SEEDS [CHECK_SEEDS [EPOCHS]]]}
+train=${2:-60000-70999}
+check=${3:-18000-18999}
+epochs=${4:-8}
+
+bash scripts/setup.sh
+bash scripts/debian-packages.sh train-tiernet "about a minute" python3-torch python3-numpy
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+COMPANION_SIM_CACHE="$dir" go test -run 'TestTierNetData$' -timeout 60m ./vision -args -tierdata "$train" -tierout "$work/train"
+COMPANION_SIM_CACHE=${COMPANION_SIM_CACHE:-/tmp/simcache} go test -run 'TestTierNetData$' -timeout 60m ./vision -args -tierdata "$check" -tiercheck -tierjitters 0.012 -tierout "$work/check"
+TIER_CLASSIFY=1 TIER_SCALE=${TIER_SCALE:-1} /usr/bin/python3 vision/tiernet_train.py "$work/train" "$work/check" vision/tiernet.onnx "$epochs"
+echo "train-tiernet: wrote vision/tiernet.onnx; judge it end to end (accuracy harness, cold) before keeping it" >&2

@@ -1,0 +1,105 @@
+package vision
+
+import (
+	"encoding/binary"
+	"flag"
+	"fmt"
+	"math"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"companion/sim"
+
+	"gocv.io/x/gocv"
+)
+
+var (
+	tierData    = flag.String("tierdata", "", "write the tier look's training cells for these sim seeds (ranges a-b,c-d) to -tierout")
+	tierOut     = flag.String("tierout", "", "with -tierdata: the files' prefix (PREFIX_pix.bin, PREFIX_extra.bin, PREFIX_label.bin, PREFIX_meta.txt)")
+	tierCheck   = flag.Bool("tiercheck", false, "with -tierdata: the seeds are check seeds")
+	tierMinElev = flag.Float64("tierminelev", 73, "with -tierdata: only frames whose camera stands this many degrees or more")
+	tierJitters = flag.String("tierjitters", "0.012,0.025", "with -tierdata: one reading per value, at the true corners moved this many pitches (s.d.)")
+	tierJitSeed = flag.Int64("tierjitseed", 29, "with -tierdata: added to each sim seed to seed the corners' moves")
+)
+
+type tierRecord struct {
+	pix   []uint8
+	extra []float32
+	label uint8 // 0 level 1, 1 level 2, 255 neither (a cell read as one of them)
+	meta  string
+}
+
+// TestTierNetData writes the tier look's training or check cells (a
+// development step; scripts/train-tiernet.sh runs it): each frame of
+// COMPANION_SIM_CACHE whose camera stands -tierminelev or more, read at
+// its true corners moved a little, and every cell that is level 1 or 2 or
+// read as one: its patches (uint8, tierPixels each), extra inputs
+// (little-endian float32, tierExtra each), label (one byte) and a line of
+// seed, cell, the camera's elevation as read, the truth and the reading.
+func TestTierNetData(t *testing.T) {
+	if *tierData == "" || *tierOut == "" {
+		t.Skip("run with -tierdata A-B[,C-D] -tierout PREFIX")
+	}
+	var jitters []float64
+	for _, f := range strings.Split(*tierJitters, ",") {
+		var v float64
+		if _, err := fmt.Sscan(f, &v); err != nil {
+			t.Fatalf("-tierjitters %q: %v", *tierJitters, err)
+		}
+		jitters = append(jitters, v)
+	}
+	seeds := exportSeeds(t, *tierData, *tierCheck, true)
+	// The odds handed over are the reading's before the tier look.
+	defer func(u bool) { useTierNet = u }(useTierNet)
+	useTierNet = false
+	recs := overSeedList(t, seeds, func(r *Reader, s int64, m gocv.Mat, truth sim.Truth) []tierRecord {
+		if truth.Elevation < *tierMinElev {
+			return nil
+		}
+		var out []tierRecord
+		pitch := math.Hypot(truth.Corners[1][0]-truth.Corners[0][0], truth.Corners[1][1]-truth.Corners[0][1]) / 5
+		rng := rand.New(rand.NewSource(s + *tierJitSeed))
+		for _, jit := range jitters {
+			c := truth.Corners
+			for k := range c {
+				c[k][0] += rng.NormFloat64() * jit * pitch
+				c[k][1] += rng.NormFloat64() * jit * pitch
+			}
+			res, err := r.ReadWithCorners(m, c)
+			if err != nil || r.full.w == 0 || len(r.cc.lookIn) != 25*lookInputs {
+				continue
+			}
+			toFull := float64(r.full.w) / float64(r.px.w)
+			for i := 0; i < 25; i++ {
+				sq := truth.Board[i]
+				occ, ok := tierPair(&r.cc.netLP[i])
+				label := uint8(255)
+				if sq.Level == 1 || sq.Level == 2 {
+					label = sq.Level - 1
+					if !ok {
+						occ = int(sq.Occupant)
+					}
+				} else if !ok {
+					continue
+				}
+				rec := tierRecord{pix: make([]uint8, tierPixels), extra: make([]float32, tierExtra), label: label}
+				r.cc.sampleTier(&r.full, toFull, i, occ, rec.pix, rec.extra)
+				rec.meta = fmt.Sprintf("%d\t%d\t%.2f\t%s\t%s", s, i, r.cc.cam.elevation(), sq, res.Board[i])
+				out = append(out, rec)
+			}
+		}
+		return out
+	})
+	out := createExport(t, *tierOut, "_pix.bin", "_extra.bin", "_label.bin", "_meta.txt")
+	for _, rec := range recs {
+		out.w[0].Write(rec.pix)
+		if err := binary.Write(out.w[1], binary.LittleEndian, rec.extra); err != nil {
+			t.Fatal(err)
+		}
+		out.w[2].WriteByte(rec.label)
+		fmt.Fprintln(out.w[3], rec.meta)
+	}
+	out.close(t)
+	t.Logf("wrote %d cells of %d seeds to %s_*", len(recs), len(seeds), *tierOut)
+}

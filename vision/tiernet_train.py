@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""Trains the tier look's network (vision/tiernet.go) and writes its ONNX file.
+
+Each cell is its colours on the first and second tiers' tops (6 planes of
+SIDE x SIDE bytes) and its extra inputs: the reader's log-odds of level 2
+over level 1, the occupant (one-hot) and the cell's geometry. The network
+gives a correction to those odds, bounded smoothly by BOUND in the graph;
+the loss is the cross-entropy of the corrected odds against the truth.
+
+Development step, run by scripts/train-tiernet.sh:
+
+    tiernet_train.py TRAIN_PREFIXES CHECK_PREFIX OUT.onnx [EPOCHS]
+
+where the prefixes (comma-separated) are TestTierNetData's files. It
+needs PyTorch (Debian's python3-torch); the reader needs only the ONNX
+file.
+"""
+import os
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+SIDE = 64
+CHANNELS = 6
+EXTRA = 1 + 4 + 4
+BOUND = float(os.environ.get('TIER_BOUND', '3'))
+# GATE: the cells the reader hands over: odds within this either way.
+GATE = float(os.environ.get('TIER_GATE', '6'))
+# CLASSIFY: the network learns to tell the levels apart on every cell,
+# not the reader's odds (it does not see them); its logit times SCALE,
+# bounded, is the correction. (Trained on the unsure cells alone, as the
+# third look is, it learnt nothing: about 6000 cells were too few.)
+CLASSIFY = os.environ.get('TIER_CLASSIFY', '') == '1'
+SCALE = float(os.environ.get('TIER_SCALE', '1'))
+
+
+def load_one(prefix, gate=GATE):
+    label = np.fromfile(prefix + '_label.bin', dtype=np.uint8)
+    pix = np.fromfile(prefix + '_pix.bin', dtype=np.uint8).reshape(-1, CHANNELS, SIDE, SIDE)
+    extra = np.fromfile(prefix + '_extra.bin', dtype='<f4').reshape(-1, EXTRA)
+    if not (len(label) == len(pix) == len(extra)):
+        sys.exit(f'{prefix}: {len(pix)} patches, {len(extra)} extras, {len(label)} labels')
+    keep = (label != 255) & (np.abs(extra[:, 0]) < gate)
+    return pix[keep], extra[keep], label[keep].astype(np.float32)
+
+
+def load(prefixes, gate=GATE):
+    parts = [load_one(p, gate) for p in prefixes.split(',')]
+    return tuple(np.concatenate(a) for a in zip(*parts))
+
+
+def conv(cin, cout, stride=1):
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+
+class TierNet(nn.Module):
+    def __init__(self, emean, esd):
+        super().__init__()
+        self.register_buffer('emean', torch.as_tensor(emean))
+        self.register_buffer('esd', torch.as_tensor(esd))
+        # A 3x3 window at the first stride still sees a rim two or three
+        # samples wide.
+        self.features = nn.Sequential(
+            conv(CHANNELS, 16, 2), conv(16, 24), conv(24, 32, 2),
+            conv(32, 32), conv(32, 48, 2), conv(48, 48, 2),
+            nn.AdaptiveAvgPool2d(2))
+        self.fc = nn.Sequential(nn.Linear(48 * 4 + EXTRA, 64), nn.ReLU(inplace=True), nn.Linear(64, 1))
+        if not CLASSIFY:
+            nn.init.zeros_(self.fc[2].weight)
+            nn.init.zeros_(self.fc[2].bias)
+        self.register_buffer('scale', torch.tensor(1.0))
+
+    def logit(self, patch, extra):
+        f = self.features((patch - 127.5) / 64.0).flatten(1)
+        e = (extra - self.emean) / self.esd
+        return self.fc(torch.cat([f, e], 1))
+
+    def forward(self, patch, extra):
+        return BOUND * torch.tanh(self.scale * self.logit(patch, extra) / BOUND)
+
+
+def augment(p):
+    """Brightness, contrast and a colour cast per cell, the same on both
+    planes (one lamp lights both tops), and sensor noise."""
+    n = p.shape[0]
+    mean = p.mean(dim=(1, 2, 3), keepdim=True)
+    contrast = 1 + 0.3 * (torch.rand(n, 1, 1, 1) - 0.5)
+    gain = 1 + 0.4 * (torch.rand(n, 1, 1, 1) - 0.5)
+    cast = 1 + 0.1 * (torch.rand(n, 3, 1, 1) - 0.5)
+    p = ((p - mean) * contrast + mean) * gain * cast.repeat(1, 2, 1, 1)
+    return (p + torch.randn_like(p) * 2).clamp(0, 255)
+
+
+def corrections(net, pix, extra, batch=1024):
+    net.eval()
+    out = []
+    with torch.no_grad():
+        for i in range(0, len(pix), batch):
+            out.append(net(torch.from_numpy(pix[i:i + batch]).float(), torch.from_numpy(extra[i:i + batch])).numpy()[:, 0])
+    return np.concatenate(out)
+
+
+def evaluate(net, pix, extra, label):
+    corr = corrections(net, pix, extra)
+    base = extra[:, 0]
+    before = ((base > 0) != (label > 0.5)).sum()
+    after = ((base + corr > 0) != (label > 0.5)).sum()
+    return before, after, corr
+
+
+def scales(net, pix, extra, label):
+    """The check cells' errors and loss with the classifier's logit
+    scaled by each of a few weights: how TIER_SCALE was chosen."""
+    for sc in [0.3, 0.5, 0.7, 1.0, 1.5, 2.0]:
+        net.scale.fill_(sc)
+        z = extra[:, 0] + corrections(net, pix, extra)
+        loss = np.mean(np.logaddexp(0, z) - label * z)
+        print(f'  scale {sc}: check cells wrong {((z > 0) != (label > 0.5)).sum()}, loss {loss:.4f}', flush=True)
+
+
+def main():
+    train, check, out = sys.argv[1], sys.argv[2], sys.argv[3]
+    epochs = int(sys.argv[4]) if len(sys.argv) > 4 else 10
+    torch.manual_seed(int(os.environ.get('TIER_SEED', '1')))
+    torch.set_num_threads(os.cpu_count() or 2)
+    tp, te, tl = load(train, np.inf if CLASSIFY else GATE)
+    cp, ce, cl = load(check)
+    print(f'train {len(tp)} cells ({int(tl.sum())} level 2), check {len(cp)}', flush=True)
+    emean, esd = te.mean(0), te.std(0) + 1e-3
+    emean[0], esd[0] = 0, (1e9 if CLASSIFY else 4)  # the odds keep their sign, or are not seen
+    net = TierNet(emean.astype(np.float32), esd.astype(np.float32))
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    batch = 128
+    steps = epochs * (len(tp) // batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    tpt, tet, tlt = torch.from_numpy(tp), torch.from_numpy(te), torch.from_numpy(tl)
+    for ep in range(epochs):
+        net.train()
+        t0 = time.time()
+        perm = torch.randperm(len(tp))
+        total = 0.0
+        for i in range(len(tp) // batch):
+            idx = perm[i * batch:(i + 1) * batch]
+            x = augment(tpt[idx].float())
+            if CLASSIFY:
+                logit = net.logit(x, tet[idx])[:, 0]
+            else:
+                logit = tet[idx, 0] + net(x, tet[idx])[:, 0]
+            loss = F.binary_cross_entropy_with_logits(logit, tlt[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item()
+        before, after, _ = evaluate(net, cp, ce, cl)
+        print(f'epoch {ep + 1}: loss {total / (len(tp) // batch):.4f}, check cells wrong {before} -> {after} of {len(cp)} ({time.time() - t0:.0f} s)', flush=True)
+    if CLASSIFY:
+        scales(net, cp, ce, cl)
+        net.scale.fill_(SCALE)
+    torch.save(net.state_dict(), out + '.pt')
+    export_onnx(net, out)
+
+
+def export_onnx(net, out):
+    """Writes net as the ONNX file the reader loads: one cell a run."""
+    net.eval()
+    torch.onnx.export(net, (torch.zeros(1, CHANNELS, SIDE, SIDE), torch.zeros(1, EXTRA)), out, opset_version=11,
+                      input_names=['patch', 'extra'], output_names=['corr'])
+
+
+if __name__ == '__main__':
+    main()
