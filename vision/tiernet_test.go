@@ -83,3 +83,43 @@ func BenchmarkTierNet(b *testing.B) {
 		}
 	}
 }
+
+// The tier look turns cells the reader read a level off from near above
+// (check-set frames read cold: 18043 E4 read 1 for 2, 18098 E1 2 for 1,
+// 18172 C1 and 18892 C1 2 for 1).
+func TestTierLookTurnsLevels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders frames")
+	}
+	defer func(u bool) { useTierNet = u }(useTierNet)
+	r := NewReader()
+	defer r.Close()
+	turned := 0
+	for _, tc := range []struct {
+		seed int64
+		cell int
+	}{{18043, 23}, {18098, 20}, {18172, 10}, {18892, 10}} {
+		m, truth := simFrame(t, tc.seed)
+		var got [2]string
+		for k, on := range []bool{false, true} {
+			useTierNet = on
+			res, err := r.Read(m)
+			if err != nil {
+				m.Close()
+				t.Fatalf("seed %d: %v", tc.seed, err)
+			}
+			got[k] = res.Board[tc.cell].String()
+		}
+		m.Close()
+		want := truth.Board[tc.cell].String()
+		if got[1] != want {
+			t.Errorf("seed %d cell %d: read %s with the tier look (%s without), want %s", tc.seed, tc.cell, got[1], got[0], want)
+		}
+		if got[0] != want {
+			turned++
+		}
+	}
+	if turned < 2 {
+		t.Errorf("the tier look turned %d of the 4 cells (the rest read right without it): pick cells it still turns", turned)
+	}
+}
