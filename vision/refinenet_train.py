@@ -12,12 +12,13 @@ offset and the log of its expected error; the graph takes batches of four (one g
 """
 import os
 import sys
-import time
 
 import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+
+import trainloop
 
 SIDE = 64
 CH = 4
@@ -121,27 +122,14 @@ def main():
         old = {k: v for k, v in torch.load(init).items() if k in own and own[k].shape == v.shape}
         net.load_state_dict(old, strict=False)
         print("started from %s (%d of %d tensors)" % (init, len(old), len(own)), flush=True)
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
-    batch = 64
-    steps = epochs * (len(tp) // batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
     tpt, tot = torch.from_numpy(tp), torch.from_numpy(to)
-    for ep in range(epochs):
-        net.train()
-        t0 = time.time()
-        perm = torch.randperm(len(tp))
-        total = 0.0
-        for i in range(len(tp) // batch):
-            idx = perm[i * batch:(i + 1) * batch]
-            x = augment(tpt[idx].float())
-            loss = refine_loss(net(x), tot[idx])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += loss.item()
+
+    def batch_loss(idx):
+        return refine_loss(net(augment(tpt[idx].float())), tot[idx])
+
+    for ep, loss, secs in trainloop.one_cycle(net, len(tp), 64, epochs, batch_loss):
         med, lines = evaluate(net, cp, co, ck)
-        print("epoch %d: loss %.5f, check median error %.4f (%.0f s)" % (ep + 1, total / (len(tp) // batch), med, time.time() - t0), flush=True)
+        print("epoch %d: loss %.5f, check median error %.4f (%.0f s)" % (ep, loss, med, secs), flush=True)
         for l in lines:
             print("  " + l, flush=True)
     torch.save(net.state_dict(), out + ".pt")

@@ -17,12 +17,13 @@ file.
 """
 import os
 import sys
-import time
 
 import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+
+import trainloop
 
 SIDE = 64
 CHANNELS = 6
@@ -133,31 +134,19 @@ def main():
     emean, esd = te.mean(0), te.std(0) + 1e-3
     emean[0], esd[0] = 0, (1e9 if CLASSIFY else 4)  # the odds keep their sign, or are not seen
     net = TierNet(emean.astype(np.float32), esd.astype(np.float32))
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
-    batch = 128
-    steps = epochs * (len(tp) // batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
     tpt, tet, tlt = torch.from_numpy(tp), torch.from_numpy(te), torch.from_numpy(tl)
-    for ep in range(epochs):
-        net.train()
-        t0 = time.time()
-        perm = torch.randperm(len(tp))
-        total = 0.0
-        for i in range(len(tp) // batch):
-            idx = perm[i * batch:(i + 1) * batch]
-            x = augment(tpt[idx].float())
-            if CLASSIFY:
-                logit = net.logit(x, tet[idx])[:, 0]
-            else:
-                logit = tet[idx, 0] + net(x, tet[idx])[:, 0]
-            loss = F.binary_cross_entropy_with_logits(logit, tlt[idx])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += loss.item()
+
+    def batch_loss(idx):
+        x = augment(tpt[idx].float())
+        if CLASSIFY:
+            logit = net.logit(x, tet[idx])[:, 0]
+        else:
+            logit = tet[idx, 0] + net(x, tet[idx])[:, 0]
+        return F.binary_cross_entropy_with_logits(logit, tlt[idx])
+
+    for ep, loss, secs in trainloop.one_cycle(net, len(tp), 128, epochs, batch_loss):
         before, after, _ = evaluate(net, cp, ce, cl)
-        print(f'epoch {ep + 1}: loss {total / (len(tp) // batch):.4f}, check cells wrong {before} -> {after} of {len(cp)} ({time.time() - t0:.0f} s)', flush=True)
+        print(f'epoch {ep}: loss {loss:.4f}, check cells wrong {before} -> {after} of {len(cp)} ({secs:.0f} s)', flush=True)
     if CLASSIFY:
         scales(net, cp, ce, cl)
         net.scale.fill_(SCALE)
