@@ -22,14 +22,15 @@ const (
 	tierChannels = 3 * tierPlanes
 	tierPixels   = tierChannels * tierSide * tierSide
 	// tierExtra are the other inputs: the odds of level 2 over level 1
-	// (clipped to tierClipLP), the occupant (one-hot) and the cell's
-	// geometry.
+	// (clipped to tierClipLP; the kept network, trained as a classifier,
+	// scales them away), the occupant (one-hot) and the cell's geometry.
 	tierExtra  = 1 + 4 + netGeom
 	tierClipLP = 8.0
 )
 
-// tierPair reports whether cell i's best hypothesis is level 1 or 2 and
-// which occupant stands on it: the cells the tier look judges.
+// tierPair reports whether a cell's best hypothesis (of log-probabilities
+// lp) is level 1 or 2, and which occupant stands on it: the cells the
+// tier look judges.
 func tierPair(lp *[nHyp]float64) (occ int, ok bool) {
 	best := 0
 	for k, v := range lp {
