@@ -29,5 +29,5 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 COMPANION_SIM_CACHE="$dir" go test -run 'TestTierNetData$' -timeout 60m ./vision -args -tierdata "$train" -tierout "$work/train"
 COMPANION_SIM_CACHE=${COMPANION_SIM_CACHE:-/tmp/simcache} go test -run 'TestTierNetData$' -timeout 60m ./vision -args -tierdata "$check" -tiercheck -tierjitters 0.012 -tierout "$work/check"
-TIER_CLASSIFY=1 TIER_SCALE=${TIER_SCALE:-1} /usr/bin/python3 vision/tiernet_train.py "$work/train" "$work/check" vision/tiernet.onnx "$epochs"
+TIER_SCALE=${TIER_SCALE:-1} /usr/bin/python3 vision/tiernet_train.py "$work/train" "$work/check" vision/tiernet.onnx "$epochs"
 echo "train-tiernet: wrote vision/tiernet.onnx; judge it end to end (accuracy harness, cold) before keeping it" >&2

@@ -3,9 +3,10 @@
 
 Each cell is its colours on the first and second tiers' tops (6 planes of
 SIDE x SIDE bytes) and its extra inputs: the reader's log-odds of level 2
-over level 1, the occupant (one-hot) and the cell's geometry. The network
-gives a correction to those odds, bounded smoothly by BOUND in the graph;
-the loss is the cross-entropy of the corrected odds against the truth.
+over level 1 (which the network does not see), the occupant (one-hot) and
+the cell's geometry. The network is trained as a classifier of the two
+levels on every cell; its logit times SCALE, bounded smoothly by BOUND in
+the graph, is the correction the reader adds to those odds.
 
 Development step, run by scripts/train-tiernet.sh:
 
@@ -31,11 +32,11 @@ EXTRA = 1 + 4 + 4
 BOUND = float(os.environ.get('TIER_BOUND', '3'))
 # GATE: the cells the reader hands over: odds within this either way.
 GATE = float(os.environ.get('TIER_GATE', '6'))
-# CLASSIFY: the network learns to tell the levels apart on every cell,
-# not the reader's odds (it does not see them); its logit times SCALE,
-# bounded, is the correction. (Trained on the unsure cells alone, as the
-# third look is, it learnt nothing: about 6000 cells were too few.)
-CLASSIFY = os.environ.get('TIER_CLASSIFY', '') == '1'
+# The network learns to tell the levels apart on every cell, not the
+# reader's odds (it does not see them); its logit times SCALE, bounded, is
+# the correction. (Trained on the unsure cells alone to correct the odds,
+# as the third look is, it learnt nothing: SIM_NOTES, seventy-fourth
+# session.)
 SCALE = float(os.environ.get('TIER_SCALE', '1'))
 
 
@@ -70,9 +71,6 @@ class TierNet(nn.Module):
             conv(32, 32), conv(32, 48, 2), conv(48, 48, 2),
             nn.AdaptiveAvgPool2d(2))
         self.fc = nn.Sequential(nn.Linear(48 * 4 + EXTRA, 64), nn.ReLU(inplace=True), nn.Linear(64, 1))
-        if not CLASSIFY:
-            nn.init.zeros_(self.fc[2].weight)
-            nn.init.zeros_(self.fc[2].bias)
         self.register_buffer('scale', torch.tensor(1.0))
 
     def logit(self, patch, extra):
@@ -118,9 +116,10 @@ def scales(net, pix, extra, label):
     scaled by each of a few weights: how TIER_SCALE was chosen."""
     for sc in [0.3, 0.5, 0.7, 1.0, 1.5, 2.0]:
         net.scale.fill_(sc)
-        z = extra[:, 0] + corrections(net, pix, extra)
+        _, wrong, corr = evaluate(net, pix, extra, label)
+        z = extra[:, 0] + corr
         loss = np.mean(np.logaddexp(0, z) - label * z)
-        print(f'  scale {sc}: check cells wrong {((z > 0) != (label > 0.5)).sum()}, loss {loss:.4f}', flush=True)
+        print(f'  scale {sc}: check cells wrong {wrong}, loss {loss:.4f}', flush=True)
 
 
 def main():
@@ -128,28 +127,23 @@ def main():
     epochs = int(sys.argv[4]) if len(sys.argv) > 4 else 10
     torch.manual_seed(int(os.environ.get('TIER_SEED', '1')))
     torch.set_num_threads(os.cpu_count() or 2)
-    tp, te, tl = load(train, np.inf if CLASSIFY else GATE)
+    tp, te, tl = load(train, np.inf)
     cp, ce, cl = load(check)
     print(f'train {len(tp)} cells ({int(tl.sum())} level 2), check {len(cp)}', flush=True)
     emean, esd = te.mean(0), te.std(0) + 1e-3
-    emean[0], esd[0] = 0, (1e9 if CLASSIFY else 4)  # the odds keep their sign, or are not seen
+    emean[0], esd[0] = 0, 1e9  # the odds are not seen
     net = TierNet(emean.astype(np.float32), esd.astype(np.float32))
     tpt, tet, tlt = torch.from_numpy(tp), torch.from_numpy(te), torch.from_numpy(tl)
 
     def batch_loss(idx):
-        x = augment(tpt[idx].float())
-        if CLASSIFY:
-            logit = net.logit(x, tet[idx])[:, 0]
-        else:
-            logit = tet[idx, 0] + net(x, tet[idx])[:, 0]
+        logit = net.logit(augment(tpt[idx].float()), tet[idx])[:, 0]
         return F.binary_cross_entropy_with_logits(logit, tlt[idx])
 
     for ep, loss, secs in trainloop.one_cycle(net, len(tp), 128, epochs, batch_loss):
         before, after, _ = evaluate(net, cp, ce, cl)
         print(f'epoch {ep}: loss {loss:.4f}, check cells wrong {before} -> {after} of {len(cp)} ({secs:.0f} s)', flush=True)
-    if CLASSIFY:
-        scales(net, cp, ce, cl)
-        net.scale.fill_(SCALE)
+    scales(net, cp, ce, cl)
+    net.scale.fill_(SCALE)
     torch.save(net.state_dict(), out + '.pt')
     export_onnx(net, out)
 
