@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Retrains the tier look's network (vision/tiernet.go: levels 1 and 2 seen
-# from near above) and rewrites vision/tiernet.onnx. A development step,
-# not part of the build: the reader only needs the ONNX file. Installs
-# Debian's PyTorch if missing.
+# Retrains one of the tier look's networks (vision/tiernet.go: levels 1
+# and 2 seen from near above, or with TIER_LOWER=2 levels 2 and 3) and
+# rewrites vision/tiernet.onnx (vision/tiernet23.onnx). A development
+# step, not part of the build: the reader only needs the ONNX files.
+# Installs Debian's PyTorch if missing.
 #
 #   scripts/train-tiernet.sh DIR [TRAIN_SEEDS [CHECK_SEEDS [EPOCHS]]]
 #
@@ -12,7 +13,8 @@
 # Defaults: 60000-70999 to train (about 4200 frames; the kept file was
 # trained on 60000-65499 and 66000-70953), 18000-18999 to check (from
 # COMPANION_SIM_CACHE, default /tmp/simcache). Never the hold-out (100000
-# on). The network learns to tell the levels apart on every cell; its
+# on). The network learns to tell the levels apart on every cell (half of
+# them mirrored left to right at random; TIER_MIRROR=0 turns that off); its
 # logit is scaled (TIER_SCALE, default 1) and bounded before it is added
 # to the reader's odds. About 90 s an epoch on two cores.
 set -euo pipefail
@@ -21,13 +23,19 @@ dir=${1:?usage: scripts/train-tiernet.sh DIR [TRAIN_SEEDS [CHECK_SEEDS [EPOCHS]]
 train=${2:-60000-70999}
 check=${3:-18000-18999}
 epochs=${4:-8}
+lower=${TIER_LOWER:-1}
+case $lower in
+1) out=vision/tiernet.onnx ;;
+2) out=vision/tiernet23.onnx ;;
+*) echo "train-tiernet: TIER_LOWER=$lower: want 1 (levels 1 and 2) or 2 (levels 2 and 3)" >&2; exit 1 ;;
+esac
 
 bash scripts/setup.sh
 bash scripts/debian-packages.sh train-tiernet "about a minute" python3-torch python3-numpy
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-COMPANION_SIM_CACHE="$dir" go test -run 'TestTierNetData$' -timeout 60m ./vision -args -tierdata "$train" -tierout "$work/train"
-COMPANION_SIM_CACHE=${COMPANION_SIM_CACHE:-/tmp/simcache} go test -run 'TestTierNetData$' -timeout 60m ./vision -args -tierdata "$check" -tiercheck -tierjitters 0.012 -tierout "$work/check"
-TIER_SCALE=${TIER_SCALE:-1} /usr/bin/python3 vision/tiernet_train.py "$work/train" "$work/check" vision/tiernet.onnx "$epochs"
-echo "train-tiernet: wrote vision/tiernet.onnx; judge it end to end (accuracy harness, cold) before keeping it" >&2
+COMPANION_SIM_CACHE="$dir" go test -run 'TestTierNetData$' -timeout 60m ./vision -args -tierdata "$train" -tierlower "$lower" -tierout "$work/train"
+COMPANION_SIM_CACHE=${COMPANION_SIM_CACHE:-/tmp/simcache} go test -run 'TestTierNetData$' -timeout 60m ./vision -args -tierdata "$check" -tiercheck -tierjitters 0.012 -tierlower "$lower" -tierout "$work/check"
+TIER_SCALE=${TIER_SCALE:-1} /usr/bin/python3 vision/tiernet_train.py "$work/train" "$work/check" "$out" "$epochs"
+echo "train-tiernet: wrote $out; judge it end to end (accuracy harness, cold) before keeping it" >&2

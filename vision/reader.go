@@ -145,8 +145,8 @@ type Reader struct {
 	// BGR), which it samples.
 	patch patchNet
 	full  pixels
-	// tier is the tier look's network (tiernet.go).
-	tier tierNet
+	// tiers are the tier look's networks (tiernet.go).
+	tiers [2]tierNet
 	// collectPatches makes the third look sample its inputs with the
 	// network off (the trainer's export).
 	collectPatches bool
@@ -174,6 +174,7 @@ func NewReader() *Reader {
 		blurred:     gocv.NewMat(),
 	}
 	r.secondCorner.onnx = secondCornerNetONNX
+	r.tiers = newTierNets()
 	r.cc.model = &r.model
 	r.cc.set = defaultSet
 	return r
@@ -185,7 +186,9 @@ func (r *Reader) Close() error {
 	r.secondCorner.close()
 	r.hand.close()
 	r.patch.close()
-	r.tier.close()
+	for k := range r.tiers {
+		r.tiers[k].close()
+	}
 	r.refiner.close()
 	for _, m := range []*gocv.Mat{&r.bgr, &r.small, &r.gray, &r.ridges, &r.edges, &r.colourEdges, &r.fullGray, &r.blurred} {
 		if err := m.Close(); err != nil {

@@ -21,20 +21,21 @@ var (
 	tierMinElev = flag.Float64("tierminelev", 73, "with -tierdata: only frames whose camera stands this many degrees or more")
 	tierJitters = flag.String("tierjitters", "0.012,0.025", "with -tierdata: one reading per value, at the true corners moved this many pitches (s.d.)")
 	tierJitSeed = flag.Int64("tierjitseed", 29, "with -tierdata: added to each sim seed to seed the corners' moves")
+	tierLower   = flag.Int("tierlower", 1, "with -tierdata: the pair of levels judged, this one and the one above (1 or 2)")
 )
 
 type tierRecord struct {
 	pix   []uint8
 	extra []float32
-	label uint8 // 0 level 1, 1 level 2, 255 neither (a cell read as one of them)
+	label uint8 // 0 the lower level, 1 the upper, 255 neither (a cell read as one of them)
 	meta  string
 }
 
 // TestTierNetData writes the tier look's training or check cells (a
 // development step; scripts/train-tiernet.sh runs it): each frame of
 // COMPANION_SIM_CACHE whose camera stands -tierminelev or more, read at
-// its true corners moved a little, and every cell that is level 1 or 2 or
-// read as one: its patches (uint8, tierPixels each), extra inputs
+// its true corners moved a little, and every cell that is of the pair's
+// levels (-tierlower and the one above) or read as one: its patches (uint8, tierPixels each), extra inputs
 // (little-endian float32, tierExtra each), label (one byte) and a line of
 // seed, cell, the camera's elevation as read, the truth and the reading.
 func TestTierNetData(t *testing.T) {
@@ -48,6 +49,10 @@ func TestTierNetData(t *testing.T) {
 			t.Fatalf("-tierjitters %q: %v", *tierJitters, err)
 		}
 		jitters = append(jitters, v)
+	}
+	lower := *tierLower
+	if lower != 1 && lower != 2 {
+		t.Fatalf("-tierlower %d: want 1 (levels 1 and 2) or 2 (levels 2 and 3)", lower)
 	}
 	seeds := exportSeeds(t, *tierData, *tierCheck, true)
 	// The odds handed over are the reading's before the tier look.
@@ -73,10 +78,10 @@ func TestTierNetData(t *testing.T) {
 			toFull := float64(r.full.w) / float64(r.px.w)
 			for i := 0; i < 25; i++ {
 				sq := truth.Board[i]
-				occ, ok := tierPair(&r.cc.netLP[i])
+				occ, ok := tierPair(&r.cc.netLP[i], lower)
 				label := uint8(255)
-				if sq.Level == 1 || sq.Level == 2 {
-					label = sq.Level - 1
+				if int(sq.Level) == lower || int(sq.Level) == lower+1 {
+					label = sq.Level - uint8(lower)
 					if !ok {
 						occ = int(sq.Occupant)
 					}
@@ -84,7 +89,7 @@ func TestTierNetData(t *testing.T) {
 					continue
 				}
 				rec := tierRecord{pix: make([]uint8, tierPixels), extra: make([]float32, tierExtra), label: label}
-				r.cc.sampleTier(&r.full, toFull, i, occ, rec.pix, rec.extra)
+				r.cc.sampleTier(&r.full, toFull, i, occ, lower, rec.pix, rec.extra)
 				rec.meta = fmt.Sprintf("%d\t%d\t%.2f\t%s\t%s", s, i, r.cc.cam.elevation(), sq, res.Board[i])
 				out = append(out, rec)
 			}

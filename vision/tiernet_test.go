@@ -5,10 +5,16 @@ import (
 	"testing"
 )
 
-// The embedded file loads and gives one bounded, finite correction a
+// The embedded files load and give one bounded, finite correction a
 // cell, and not the same one for every input.
 func TestTierNetSizes(t *testing.T) {
-	var n tierNet
+	nets := newTierNets()
+	for k := range nets {
+		t.Run(nets[k].name, func(t *testing.T) { checkTierNet(t, &nets[k]) })
+	}
+}
+
+func checkTierNet(t *testing.T, n *tierNet) {
 	defer n.close()
 	if err := n.load(); err != nil {
 		t.Fatal(err)
@@ -39,24 +45,29 @@ func TestTierNetSizes(t *testing.T) {
 
 func TestTierPair(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		best int
-		occ  int
-		ok   bool
+		name  string
+		lower int
+		best  int
+		occ   int
+		ok    bool
 	}{
-		{"bare board", 0, 0, false},
-		{"plain level 1", 4, 0, true},
-		{"level 1 under a dark pawn", 7, 3, true},
-		{"level 2 under a blue pawn", 9, 1, true},
-		{"plain level 3", 12, 0, false},
-		{"dome", 16, 0, false},
+		{"bare board", 1, 0, 0, false},
+		{"plain level 1", 1, 4, 0, true},
+		{"level 1 under a dark pawn", 1, 7, 3, true},
+		{"level 2 under a blue pawn", 1, 9, 1, true},
+		{"plain level 3", 1, 12, 0, false},
+		{"dome", 1, 16, 0, false},
+		{"level 1 against level 3", 2, 5, 0, false},
+		{"level 2 under a light pawn against level 3", 2, 10, 2, true},
+		{"level 3 under a blue pawn", 2, 13, 1, true},
+		{"dome against level 3", 2, 16, 0, false},
 	} {
 		var lp [nHyp]float64
 		for k := range lp {
 			lp[k] = -10
 		}
 		lp[tc.best] = 0
-		occ, ok := tierPair(&lp)
+		occ, ok := tierPair(&lp, tc.lower)
 		if ok != tc.ok || (ok && occ != tc.occ) {
 			t.Errorf("%s: tierPair = %d, %v; want %d, %v", tc.name, occ, ok, tc.occ, tc.ok)
 		}
@@ -67,7 +78,7 @@ func TestTierPair(t *testing.T) {
 // excluded): the tier look runs it once for each unsure cell read as
 // level 1 or 2 on frames seen from near above.
 func BenchmarkTierNet(b *testing.B) {
-	var n tierNet
+	n := newTierNets()[0]
 	defer n.close()
 	if err := n.load(); err != nil {
 		b.Fatal(err)
@@ -86,40 +97,49 @@ func BenchmarkTierNet(b *testing.B) {
 
 // The tier look turns cells the reader read a level off from near above
 // (check-set frames read cold: 18043 E4 read 1 for 2, 18098 E1 2 for 1,
-// 18172 C1 and 18892 C1 2 for 1).
+// 18172 C1 and 18892 C1 2 for 1; with the second network 18081 C1 and
+// 18518 A4 read 2D for 3D, 22272 E3 and 5159 E5 2 for 3).
 func TestTierLookTurnsLevels(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders frames")
 	}
-	defer func(u bool) { useTierNet = u }(useTierNet)
+	defer func(u, u23 bool) { useTierNet, useTier23Net = u, u23 }(useTierNet, useTier23Net)
 	r := NewReader()
 	defer r.Close()
-	turned := 0
-	for _, tc := range []struct {
-		seed int64
-		cell int
-	}{{18043, 23}, {18098, 20}, {18172, 10}, {18892, 10}} {
-		m, truth := simFrame(t, tc.seed)
-		var got [2]string
-		for k, on := range []bool{false, true} {
-			useTierNet = on
-			res, err := r.Read(m)
-			if err != nil {
-				m.Close()
-				t.Fatalf("seed %d: %v", tc.seed, err)
+	for _, pair := range []struct {
+		name  string
+		flag  *bool // turns the network judged off and on
+		cells [][2]int64
+	}{
+		{"levels 1 and 2", &useTierNet, [][2]int64{{18043, 23}, {18098, 20}, {18172, 10}, {18892, 10}}},
+		{"levels 2 and 3", &useTier23Net, [][2]int64{{18081, 10}, {18518, 3}, {22272, 22}, {5159, 24}}},
+	} {
+		useTierNet, useTier23Net = true, true
+		turned := 0
+		for _, tc := range pair.cells {
+			seed, cell := tc[0], int(tc[1])
+			m, truth := simFrame(t, seed)
+			var got [2]string
+			for k, on := range []bool{false, true} {
+				*pair.flag = on
+				res, err := r.Read(m)
+				if err != nil {
+					m.Close()
+					t.Fatalf("seed %d: %v", seed, err)
+				}
+				got[k] = res.Board[cell].String()
 			}
-			got[k] = res.Board[tc.cell].String()
+			m.Close()
+			want := truth.Board[cell].String()
+			if got[1] != want {
+				t.Errorf("%s, seed %d cell %d: read %s with the tier look (%s without), want %s", pair.name, seed, cell, got[1], got[0], want)
+			}
+			if got[0] != want {
+				turned++
+			}
 		}
-		m.Close()
-		want := truth.Board[tc.cell].String()
-		if got[1] != want {
-			t.Errorf("seed %d cell %d: read %s with the tier look (%s without), want %s", tc.seed, tc.cell, got[1], got[0], want)
+		if turned < 2 {
+			t.Errorf("%s: the tier look turned %d of the %d cells (the rest read right without it): pick cells it still turns", pair.name, turned, len(pair.cells))
 		}
-		if got[0] != want {
-			turned++
-		}
-	}
-	if turned < 2 {
-		t.Errorf("the tier look turned %d of the 4 cells (the rest read right without it): pick cells it still turns", turned)
 	}
 }

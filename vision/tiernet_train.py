@@ -94,6 +94,23 @@ def augment(p):
     return (p + torch.randn_like(p) * 2).clamp(0, 255)
 
 
+# MIRROR: the world mirrored left to right is as plausible a scene (the
+# pieces are symmetric, the lamps anywhere), so half of each batch is
+# shown mirrored: the patches' columns reversed and the camera's side
+# across the columns (the first geometry input) negated.
+MIRROR = os.environ.get('TIER_MIRROR', '1') == '1'
+GEOM_SIDE = 1 + 4
+
+
+def mirror(p, e):
+    """Mirrors a random half of the cells (patches p, extras e)."""
+    flip = torch.rand(p.shape[0]) < 0.5
+    p = torch.where(flip[:, None, None, None], p.flip(3), p)
+    e = e.clone()
+    e[flip, GEOM_SIDE] = -e[flip, GEOM_SIDE]
+    return p, e
+
+
 def corrections(net, pix, extra, batch=1024):
     net.eval()
     out = []
@@ -136,7 +153,10 @@ def main():
     tpt, tet, tlt = torch.from_numpy(tp), torch.from_numpy(te), torch.from_numpy(tl)
 
     def batch_loss(idx):
-        logit = net.logit(augment(tpt[idx].float()), tet[idx])[:, 0]
+        p, e = augment(tpt[idx].float()), tet[idx]
+        if MIRROR:
+            p, e = mirror(p, e)
+        logit = net.logit(p, e)[:, 0]
         return F.binary_cross_entropy_with_logits(logit, tlt[idx])
 
     for ep, loss, secs in trainloop.one_cycle(net, len(tp), 128, epochs, batch_loss):
