@@ -145,8 +145,10 @@ type Reader struct {
 	// BGR), which it samples.
 	patch patchNet
 	full  pixels
-	// tiers are the tier look's networks (tiernet.go).
+	// tiers are the tier look's networks (tiernet.go), pawn the pawn
+	// look's (pawnlook.go).
 	tiers [2]tierNet
+	pawn  pawnLookNet
 	// collectPatches makes the third look sample its inputs with the
 	// network off (the trainer's export).
 	collectPatches bool
@@ -189,6 +191,7 @@ func (r *Reader) Close() error {
 	for k := range r.tiers {
 		r.tiers[k].close()
 	}
+	r.pawn.close()
 	r.refiner.close()
 	for _, m := range []*gocv.Mat{&r.bgr, &r.small, &r.gray, &r.ridges, &r.edges, &r.colourEdges, &r.fullGray, &r.blurred} {
 		if err := m.Close(); err != nil {
@@ -395,7 +398,8 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 	// the board test).
 	toFull := float64(r.full.w) / float64(r.px.w)
 	third := r.thirdLook(toFull)
-	if r.tierLook(toFull) || third {
+	tier := r.tierLook(toFull)
+	if r.pawnLook(toFull) || tier || third {
 		r.cc.decideAll(&res)
 	}
 	res.GridConfidence = gridConf

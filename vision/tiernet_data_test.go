@@ -42,14 +42,7 @@ func TestTierNetData(t *testing.T) {
 	if *tierData == "" || *tierOut == "" {
 		t.Skip("run with -tierdata A-B[,C-D] -tierout PREFIX")
 	}
-	var jitters []float64
-	for _, f := range strings.Split(*tierJitters, ",") {
-		var v float64
-		if _, err := fmt.Sscan(f, &v); err != nil {
-			t.Fatalf("-tierjitters %q: %v", *tierJitters, err)
-		}
-		jitters = append(jitters, v)
-	}
+	jitters := parseJitters(t, "-tierjitters", *tierJitters)
 	lower := *tierLower
 	if lower != 1 && lower != 2 {
 		t.Fatalf("-tierlower %d: want 1 (levels 1 and 2) or 2 (levels 2 and 3)", lower)
@@ -63,19 +56,7 @@ func TestTierNetData(t *testing.T) {
 			return nil
 		}
 		var out []tierRecord
-		pitch := math.Hypot(truth.Corners[1][0]-truth.Corners[0][0], truth.Corners[1][1]-truth.Corners[0][1]) / 5
-		rng := rand.New(rand.NewSource(s + *tierJitSeed))
-		for _, jit := range jitters {
-			c := truth.Corners
-			for k := range c {
-				c[k][0] += rng.NormFloat64() * jit * pitch
-				c[k][1] += rng.NormFloat64() * jit * pitch
-			}
-			res, err := r.ReadWithCorners(m, c)
-			if err != nil || r.full.w == 0 || len(r.cc.lookIn) != 25*lookInputs {
-				continue
-			}
-			toFull := float64(r.full.w) / float64(r.px.w)
+		jitteredReads(r, s, m, truth, jitters, *tierJitSeed, func(res Result, toFull float64) {
 			for i := 0; i < 25; i++ {
 				sq := truth.Board[i]
 				occ, ok := tierPair(&r.cc.netLP[i], lower)
@@ -93,10 +74,17 @@ func TestTierNetData(t *testing.T) {
 				rec.meta = fmt.Sprintf("%d\t%d\t%.2f\t%s\t%s", s, i, r.cc.cam.elevation(), sq, res.Board[i])
 				out = append(out, rec)
 			}
-		}
+		})
 		return out
 	})
-	out := createExport(t, *tierOut, "_pix.bin", "_extra.bin", "_label.bin", "_meta.txt")
+	writeTierRecords(t, *tierOut, recs)
+	t.Logf("wrote %d cells of %d seeds to %s_*", len(recs), len(seeds), *tierOut)
+}
+
+// writeTierRecords writes cells to PREFIX_pix.bin, _extra.bin, _label.bin
+// and _meta.txt.
+func writeTierRecords(t *testing.T, prefix string, recs []tierRecord) {
+	out := createExport(t, prefix, "_pix.bin", "_extra.bin", "_label.bin", "_meta.txt")
 	for _, rec := range recs {
 		out.w[0].Write(rec.pix)
 		if err := binary.Write(out.w[1], binary.LittleEndian, rec.extra); err != nil {
@@ -106,5 +94,37 @@ func TestTierNetData(t *testing.T) {
 		fmt.Fprintln(out.w[3], rec.meta)
 	}
 	out.close(t)
-	t.Logf("wrote %d cells of %d seeds to %s_*", len(recs), len(seeds), *tierOut)
+}
+
+// parseJitters reads a comma-separated list of corner moves (pitches).
+func parseJitters(t *testing.T, flagName, list string) []float64 {
+	var jitters []float64
+	for _, f := range strings.Split(list, ",") {
+		var v float64
+		if _, err := fmt.Sscan(f, &v); err != nil {
+			t.Fatalf("%s %q: %v", flagName, list, err)
+		}
+		jitters = append(jitters, v)
+	}
+	return jitters
+}
+
+// jitteredReads reads frame m (seed s) once for each corner move in
+// jitters (pitches, s.d.), at its true corners moved at random, and calls
+// fn with each reading that reached the cells' networks.
+func jitteredReads(r *Reader, s int64, m gocv.Mat, truth sim.Truth, jitters []float64, jitSeed int64, fn func(res Result, toFull float64)) {
+	pitch := math.Hypot(truth.Corners[1][0]-truth.Corners[0][0], truth.Corners[1][1]-truth.Corners[0][1]) / 5
+	rng := rand.New(rand.NewSource(s + jitSeed))
+	for _, jit := range jitters {
+		c := truth.Corners
+		for k := range c {
+			c[k][0] += rng.NormFloat64() * jit * pitch
+			c[k][1] += rng.NormFloat64() * jit * pitch
+		}
+		res, err := r.ReadWithCorners(m, c)
+		if err != nil || r.full.w == 0 || len(r.cc.lookIn) != 25*lookInputs {
+			continue
+		}
+		fn(res, float64(r.full.w)/float64(r.px.w))
+	}
 }

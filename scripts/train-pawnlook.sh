@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Retrains the pawn look's network (vision/pawnlook.go: a pawn the reader
+# half sees, judged again on planes through its body and head) and
+# rewrites vision/pawnlook.onnx. A development step, not part of the build:
+# the reader only needs the ONNX file. Installs Debian's PyTorch if missing.
+#
+#   scripts/train-pawnlook.sh DIR [TRAIN_SEEDS [CHECK_SEEDS [EPOCHS]]]
+#
+# DIR holds the training renders (companion render --seed 60000 --count
+# 5500 --out DIR); frames at every elevation are used. Defaults:
+# 60000-65499 to train, 18000-18999 to check (from COMPANION_SIM_CACHE,
+# default /tmp/simcache). Never the hold-out (100000 on).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=${1:?usage: scripts/train-pawnlook.sh DIR [TRAIN_SEEDS [CHECK_SEEDS [EPOCHS]]]}
+train=${2:-60000-65499}
+check=${3:-18000-18999}
+epochs=${4:-8}
+
+bash scripts/setup.sh
+bash scripts/debian-packages.sh train-pawnlook "about a minute" python3-torch python3-numpy
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+COMPANION_SIM_CACHE="$dir" go test -run 'TestPawnLookData$' -timeout 60m ./vision -args -pawndata "$train" -pawnout "$work/train"
+COMPANION_SIM_CACHE=${COMPANION_SIM_CACHE:-/tmp/simcache} go test -run 'TestPawnLookData$' -timeout 60m ./vision -args -pawndata "$check" -pawncheck -pawnjitters 0.012 -pawnout "$work/check"
+/usr/bin/python3 vision/pawnlook_train.py "$work/train" "$work/check" vision/pawnlook.onnx "$epochs"
+echo "train-pawnlook: wrote vision/pawnlook.onnx; judge it end to end (accuracy harness, cold) before keeping it" >&2

@@ -1,0 +1,145 @@
+package vision
+
+import (
+	_ "embed"
+	"math"
+
+	"companion/observation"
+
+	"gocv.io/x/gocv"
+)
+
+// The pawn look: after the tier look has settled a cell's level, a pawn
+// the reader half sees (a light pawn on a white block, a dark one on dark
+// stone) is judged once more at the tier look's resolution, on two planes
+// through the pawn's body and head above the cell's top. A small network
+// (pawnlook_train.py) gives a logit for each occupant; the difference
+// between the two likeliest occupants' logits corrects their odds.
+
+const (
+	// pawnLookPlanes are the planes sampled, as shares of a pawn's height
+	// above the top it stands on: through its body and its head.
+	pawnLookBody, pawnLookHead = 0.3, 0.8
+	// pawnLookExtra are the other inputs: the odds of the runner-up
+	// occupant over the best (which the classifier does not see), the
+	// level (one-hot, 0-3) and the cell's geometry.
+	pawnLookExtra = 1 + 4 + netGeom
+	// pawnLookGate: only cells whose two likeliest occupants' odds lie
+	// within this are looked at.
+	pawnLookGate = 6.0
+	// pawnLookBound bounds the correction, as the trainer's BOUND does.
+	pawnLookBound = 3.0
+)
+
+// pawnPair gives a cell's best hypothesis's level and occupant and the
+// likeliest other occupant on that level; ok is false for a dome.
+func pawnPair(lp *[nHyp]float64) (level, best, other int, ok bool) {
+	top := 0
+	for k, v := range lp {
+		if v > lp[top] {
+			top = k
+		}
+	}
+	if top >= 16 {
+		return 0, 0, 0, false
+	}
+	level, best = top/4, top%4
+	other = -1
+	for o := 0; o < 4; o++ {
+		if o != best && (other < 0 || lp[4*level+o] > lp[4*level+other]) {
+			other = o
+		}
+	}
+	return level, best, other, true
+}
+
+// samplePawn fills pix (tierPixels) and extra (pawnLookExtra) with cell
+// i's inputs to the pawn look, read as level level with odds odds of the
+// runner-up occupant over the best.
+func (c *cellCtx) samplePawn(full *pixels, toFull float64, i, level int, odds float64, pix []uint8, extra []float32) {
+	const n = 3 * tierSide * tierSide
+	top := c.set.stackTop(level)
+	c.samplePlane(full, toFull, i, top+pawnLookBody*c.set.pawnHeight, tierSide, pix[:n])
+	c.samplePlane(full, toFull, i, top+pawnLookHead*c.set.pawnHeight, tierSide, pix[n:2*n])
+	extra[0] = float32(math.Max(-tierClipLP, math.Min(tierClipLP, odds)))
+	for k := 0; k < 4; k++ {
+		extra[1+k] = 0
+	}
+	extra[1+level] = 1
+	copy(extra[5:], c.lookIn[(i+1)*lookInputs-netGeom:(i+1)*lookInputs])
+}
+
+// The pawn look's file (scripts/train-pawnlook.sh).
+//
+//go:embed pawnlook.onnx
+var pawnLookONNX []byte
+
+// usePawnLook lets the pawn look correct the cells' odds.
+var usePawnLook = true
+
+// pawnLookNet is the pawn look's network, run one cell at a time, with
+// its inputs' buffers.
+type pawnLookNet struct {
+	run   patchRun
+	pix   []uint8
+	extra []float32
+}
+
+func (p *pawnLookNet) close() { p.run.close() }
+
+func (p *pawnLookNet) load() error {
+	if p.run.ready {
+		return nil
+	}
+	if err := p.run.load(pawnLookONNX, "the pawn look's network", []int{1, tierChannels, tierSide, tierSide}); err != nil {
+		return err
+	}
+	p.run.extra = gocv.NewMatWithSizes([]int{1, pawnLookExtra}, gocv.MatTypeCV32F)
+	p.pix, p.extra = make([]uint8, tierPixels), make([]float32, pawnLookExtra)
+	return nil
+}
+
+// pawnLook lets the pawn network correct the odds between the two
+// likeliest occupants of the cells unsure of them, and reports whether it
+// did.
+func (r *Reader) pawnLook(toFull float64) bool {
+	c := &r.cc
+	if !usePawnLook || r.full.w == 0 || len(c.lookIn) != 25*lookInputs {
+		return false
+	}
+	// A network that does not load leaves the reading as it is: the file
+	// is built in, so that is a build fault TestPawnLookSizes catches.
+	if r.pawn.load() != nil {
+		return false
+	}
+	changed := false
+	for i := range c.netLP {
+		lp := &c.netLP[i]
+		level, best, other, ok := pawnPair(lp)
+		if !ok {
+			continue
+		}
+		b, o := 4*level+best, 4*level+other
+		base := lp[o] - lp[b]
+		if -base >= pawnLookGate {
+			continue
+		}
+		// Where nearer pieces cover the cell's top the pawn is mostly out
+		// of sight, and the cell is asked anyway (hiddenConf): there the
+		// look only flipped coins (five check sets: 14 cells found, 16
+		// lost).
+		if _, top := c.cellCover(i, observation.Square{Level: uint8(level)}); top >= hiddenCover {
+			continue
+		}
+		c.samplePawn(&r.full, toFull, i, level, base, r.pawn.pix, r.pawn.extra)
+		logits, err := r.pawn.run.run(r.pawn.pix, r.pawn.extra, 4)
+		if err != nil {
+			return changed
+		}
+		// As the tier look: it may turn the reading but not make it surer.
+		corr := max(-pawnLookBound, min(pawnLookBound, float64(logits[other]-logits[best])))
+		lp[o] = lp[b] + max(base, min(-base, base+corr))
+		changed = true
+	}
+	return changed
+}

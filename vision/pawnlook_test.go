@@ -1,0 +1,67 @@
+package vision
+
+import (
+	"math"
+	"testing"
+)
+
+// The embedded file loads and gives four finite logits a cell, not the
+// same for every input.
+func TestPawnLookSizes(t *testing.T) {
+	var n pawnLookNet
+	defer n.close()
+	if err := n.load(); err != nil {
+		t.Fatal(err)
+	}
+	var got [][]float32
+	for _, fill := range []uint8{0, 128, 255} {
+		for i := range n.pix {
+			n.pix[i] = fill
+		}
+		for i := range n.extra {
+			n.extra[i] = 0
+		}
+		n.extra[1] = 1
+		logits, err := n.run.run(n.pix, n.extra, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range logits {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				t.Fatalf("logits %v for patches of %d", logits, fill)
+			}
+		}
+		got = append(got, append([]float32(nil), logits...))
+	}
+	if got[0][0] == got[1][0] && got[1][0] == got[2][0] {
+		t.Errorf("the same logits %v for every patch: the network ignores its input", got[0])
+	}
+}
+
+func TestPawnPair(t *testing.T) {
+	for _, tc := range []struct {
+		name              string
+		best, second      int // the likeliest hypothesis, and the next on its level
+		level, occ, other int
+		ok                bool
+	}{
+		{"bare board, a light pawn next", 0, 2, 0, 0, 2, true},
+		{"dark pawn on level 1, bare next", 7, 4, 1, 3, 0, true},
+		{"blue pawn on level 3, dark next", 13, 15, 3, 1, 3, true},
+		{"dome", 16, 12, 0, 0, 0, false},
+	} {
+		var lp [nHyp]float64
+		for k := range lp {
+			lp[k] = -10
+		}
+		lp[tc.best], lp[tc.second] = 0, -1
+		// A likelier hypothesis on another level is not the runner-up.
+		if tc.best < 16 {
+			lp[(tc.best+4)%16] = -0.5
+		}
+		level, occ, other, ok := pawnPair(&lp)
+		if ok != tc.ok || (ok && (level != tc.level || occ != tc.occ || other != tc.other)) {
+			t.Errorf("%s: pawnPair = %d, %d, %d, %v; want %d, %d, %d, %v", tc.name, level, occ, other, ok, tc.level, tc.occ, tc.other, tc.ok)
+		}
+	}
+}
