@@ -65,3 +65,17 @@ func TestPawnPair(t *testing.T) {
 		}
 	}
 }
+
+// The pawn look finds pawns the reader missed on cells it sees (check-set
+// frames read cold: 18095 C5 a light pawn on the board, 18213 A2 and
+// 21119 C1 light pawns on level 3, 22074 B4 one on level 2, 18924 A1 a
+// dark pawn on the board).
+func TestPawnLookTurnsCells(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders frames")
+	}
+	defer func(u bool) { usePawnLook = u }(usePawnLook)
+	r := NewReader()
+	defer r.Close()
+	lookTurns(t, r, "pawns", &usePawnLook, [][2]int64{{18095, 14}, {18213, 1}, {21119, 10}, {22074, 8}, {18924, 0}})
+}

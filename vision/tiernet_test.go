@@ -106,40 +106,40 @@ func TestTierLookTurnsLevels(t *testing.T) {
 	defer func(u, u23 bool) { useTierNet, useTier23Net = u, u23 }(useTierNet, useTier23Net)
 	r := NewReader()
 	defer r.Close()
-	for _, pair := range []struct {
-		name  string
-		flag  *bool // turns the network judged off and on
-		cells [][2]int64
-	}{
-		{"levels 1 and 2", &useTierNet, [][2]int64{{18043, 23}, {18098, 20}, {18172, 10}, {18892, 10}}},
-		{"levels 2 and 3", &useTier23Net, [][2]int64{{18081, 10}, {18518, 3}, {22272, 22}, {5159, 24}}},
-	} {
-		useTierNet, useTier23Net = true, true
-		turned := 0
-		for _, tc := range pair.cells {
-			seed, cell := tc[0], int(tc[1])
-			m, truth := simFrame(t, seed)
-			var got [2]string
-			for k, on := range []bool{false, true} {
-				*pair.flag = on
-				res, err := r.Read(m)
-				if err != nil {
-					m.Close()
-					t.Fatalf("seed %d: %v", seed, err)
-				}
-				got[k] = res.Board[cell].String()
+	lookTurns(t, r, "levels 1 and 2", &useTierNet, [][2]int64{{18043, 23}, {18098, 20}, {18172, 10}, {18892, 10}})
+	useTierNet = true
+	lookTurns(t, r, "levels 2 and 3", &useTier23Net, [][2]int64{{18081, 10}, {18518, 3}, {22272, 22}, {5159, 24}})
+}
+
+// lookTurns reads each {seed, cell} of cells cold with *flag off and on:
+// with it on the cell must read right, and at least two of them must
+// read wrong with it off.
+func lookTurns(t *testing.T, r *Reader, name string, flag *bool, cells [][2]int64) {
+	t.Helper()
+	turned := 0
+	for _, tc := range cells {
+		seed, cell := tc[0], int(tc[1])
+		m, truth := simFrame(t, seed)
+		var got [2]string
+		for k, on := range []bool{false, true} {
+			*flag = on
+			res, err := r.Read(m)
+			if err != nil {
+				m.Close()
+				t.Fatalf("seed %d: %v", seed, err)
 			}
-			m.Close()
-			want := truth.Board[cell].String()
-			if got[1] != want {
-				t.Errorf("%s, seed %d cell %d: read %s with the tier look (%s without), want %s", pair.name, seed, cell, got[1], got[0], want)
-			}
-			if got[0] != want {
-				turned++
-			}
+			got[k] = res.Board[cell].String()
 		}
-		if turned < 2 {
-			t.Errorf("%s: the tier look turned %d of the %d cells (the rest read right without it): pick cells it still turns", pair.name, turned, len(pair.cells))
+		m.Close()
+		want := truth.Board[cell].String()
+		if got[1] != want {
+			t.Errorf("%s, seed %d cell %d: read %s with the look (%s without), want %s", name, seed, cell, got[1], got[0], want)
 		}
+		if got[0] != want {
+			turned++
+		}
+	}
+	if turned < 2 {
+		t.Errorf("%s: the look turned %d of the %d cells (the rest read right without it): pick cells it still turns", name, turned, len(cells))
 	}
 }
