@@ -14,7 +14,8 @@
 # trained on 60000-65499 and 66000-70953), 18000-18999 to check (from
 # COMPANION_SIM_CACHE, default /tmp/simcache). Never the hold-out (100000
 # on). The network learns to tell the levels apart on every cell (half of
-# them mirrored left to right at random; TIER_MIRROR=0 turns that off); its
+# them mirrored left to right at random; TIER_MIRROR=0 turns that off, as
+# the kept tiernet.onnx was trained; tiernet23.onnx was mirrored); its
 # logit is scaled (TIER_SCALE, default 1) and bounded before it is added
 # to the reader's odds. About 90 s an epoch on two cores.
 set -euo pipefail

@@ -79,3 +79,24 @@ func TestPawnLookTurnsCells(t *testing.T) {
 	defer r.Close()
 	lookTurns(t, r, "pawns", &usePawnLook, [][2]int64{{18095, 14}, {18213, 1}, {21119, 10}, {22074, 8}, {18924, 0}})
 }
+
+// BenchmarkPawnLook times the pawn look's network on one cell (its
+// sampling excluded): it runs once for each cell in sight unsure of its
+// occupant.
+func BenchmarkPawnLook(b *testing.B) {
+	var n pawnLookNet
+	defer n.close()
+	if err := n.load(); err != nil {
+		b.Fatal(err)
+	}
+	for i := range n.pix {
+		n.pix[i] = uint8(i * 7)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := n.run.run(n.pix, n.extra, 4); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
