@@ -5,8 +5,6 @@ import (
 	"math"
 
 	"companion/observation"
-
-	"gocv.io/x/gocv"
 )
 
 // The pawn look: after the tier look has settled a cell's level, a pawn
@@ -85,26 +83,9 @@ var pawnLookONNX []byte
 // usePawnLook lets the pawn look correct the cells' odds.
 var usePawnLook = true
 
-// pawnLookNet is the pawn look's network, run one cell at a time, with
-// its inputs' buffers.
-type pawnLookNet struct {
-	run   patchRun
-	pix   []uint8
-	extra []float32
-}
-
-func (p *pawnLookNet) close() { p.run.close() }
-
-func (p *pawnLookNet) load() error {
-	if p.run.ready {
-		return nil
-	}
-	if err := p.run.load(pawnLookONNX, "the pawn look's network", []int{1, tierChannels, tierSide, tierSide}); err != nil {
-		return err
-	}
-	p.run.extra = gocv.NewMatWithSizes([]int{1, pawnLookExtra}, gocv.MatTypeCV32F)
-	p.pix, p.extra = make([]uint8, tierPixels), make([]float32, pawnLookExtra)
-	return nil
+// newPawnLook gives the pawn look's network.
+func newPawnLook() cellLook {
+	return cellLook{onnx: pawnLookONNX, name: "the pawn look's network", nExtra: pawnLookExtra}
 }
 
 // pawnLook lets the pawn network correct the odds between the two

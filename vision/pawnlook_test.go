@@ -1,41 +1,12 @@
 package vision
 
-import (
-	"math"
-	"testing"
-)
+import "testing"
 
 // The embedded file loads and gives four finite logits a cell, not the
 // same for every input.
 func TestPawnLookSizes(t *testing.T) {
-	var n pawnLookNet
-	defer n.close()
-	if err := n.load(); err != nil {
-		t.Fatal(err)
-	}
-	var got [][]float32
-	for _, fill := range []uint8{0, 128, 255} {
-		for i := range n.pix {
-			n.pix[i] = fill
-		}
-		for i := range n.extra {
-			n.extra[i] = 0
-		}
-		n.extra[1] = 1
-		logits, err := n.run.run(n.pix, n.extra, 4)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, v := range logits {
-			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-				t.Fatalf("logits %v for patches of %d", logits, fill)
-			}
-		}
-		got = append(got, append([]float32(nil), logits...))
-	}
-	if got[0][0] == got[1][0] && got[1][0] == got[2][0] {
-		t.Errorf("the same logits %v for every patch: the network ignores its input", got[0])
-	}
+	n := newPawnLook()
+	checkCellLook(t, &n, 4, 0)
 }
 
 func TestPawnPair(t *testing.T) {
@@ -84,19 +55,6 @@ func TestPawnLookTurnsCells(t *testing.T) {
 // sampling excluded): it runs once for each cell in sight unsure of its
 // occupant.
 func BenchmarkPawnLook(b *testing.B) {
-	var n pawnLookNet
-	defer n.close()
-	if err := n.load(); err != nil {
-		b.Fatal(err)
-	}
-	for i := range n.pix {
-		n.pix[i] = uint8(i * 7)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := n.run.run(n.pix, n.extra, 4); err != nil {
-			b.Fatal(err)
-		}
-	}
+	n := newPawnLook()
+	benchCellLook(b, &n, 4)
 }

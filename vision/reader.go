@@ -148,7 +148,7 @@ type Reader struct {
 	// tiers are the tier look's networks (tiernet.go), pawn the pawn
 	// look's (pawnlook.go).
 	tiers [2]tierNet
-	pawn  pawnLookNet
+	pawn  cellLook
 	// collectPatches makes the third look sample its inputs with the
 	// network off (the trainer's export).
 	collectPatches bool
@@ -176,7 +176,7 @@ func NewReader() *Reader {
 		blurred:     gocv.NewMat(),
 	}
 	r.secondCorner.onnx = secondCornerNetONNX
-	r.tiers = newTierNets()
+	r.tiers, r.pawn = newTierNets(), newPawnLook()
 	r.cc.model = &r.model
 	r.cc.set = defaultSet
 	return r

@@ -108,38 +108,45 @@ const tierElevation = 58.0
 // either way are looked at (the trainer's GATE).
 const tierGate = 6.0
 
-// tierNet is one of the tier look's networks, run one cell at a time,
-// with its inputs' buffers.
+// cellLook is a network that judges one cell from two planes of
+// tierSide samples a side and a few other inputs (the tier and pawn
+// looks'), run one cell at a time, with its inputs' buffers.
+type cellLook struct {
+	onnx   []byte
+	name   string
+	nExtra int
+	run    patchRun
+	pix    []uint8
+	extra  []float32
+}
+
+func (n *cellLook) close() { n.run.close() }
+
+func (n *cellLook) load() error {
+	if n.run.ready {
+		return nil
+	}
+	if err := n.run.load(n.onnx, n.name, []int{1, tierChannels, tierSide, tierSide}); err != nil {
+		return err
+	}
+	n.run.extra = gocv.NewMatWithSizes([]int{1, n.nExtra}, gocv.MatTypeCV32F)
+	n.pix, n.extra = make([]uint8, tierPixels), make([]float32, n.nExtra)
+	return nil
+}
+
+// tierNet is one of the tier look's networks.
 type tierNet struct {
+	cellLook
 	lower int // judges levels lower and lower+1
-	onnx  []byte
-	name  string
-	run   patchRun
-	pix   []uint8
-	extra []float32
 }
 
 // newTierNets gives the tier look's networks, lowest pair first: a cell
 // read as level 2 is judged against level 1 first, then against level 3.
 func newTierNets() [2]tierNet {
 	return [2]tierNet{
-		{lower: 1, onnx: tierNetONNX, name: "the tier network (levels 1 and 2)"},
-		{lower: 2, onnx: tier23NetONNX, name: "the tier network (levels 2 and 3)"},
+		{cellLook{onnx: tierNetONNX, name: "the tier network (levels 1 and 2)", nExtra: tierExtra}, 1},
+		{cellLook{onnx: tier23NetONNX, name: "the tier network (levels 2 and 3)", nExtra: tierExtra}, 2},
 	}
-}
-
-func (t *tierNet) close() { t.run.close() }
-
-func (t *tierNet) load() error {
-	if t.run.ready {
-		return nil
-	}
-	if err := t.run.load(t.onnx, t.name, []int{1, tierChannels, tierSide, tierSide}); err != nil {
-		return err
-	}
-	t.run.extra = gocv.NewMatWithSizes([]int{1, tierExtra}, gocv.MatTypeCV32F)
-	t.pix, t.extra = make([]uint8, tierPixels), make([]float32, tierExtra)
-	return nil
 }
 
 // tierLook lets the tier networks correct the odds between neighbouring

@@ -10,11 +10,14 @@ import (
 func TestTierNetSizes(t *testing.T) {
 	nets := newTierNets()
 	for k := range nets {
-		t.Run(nets[k].name, func(t *testing.T) { checkTierNet(t, &nets[k]) })
+		t.Run(nets[k].name, func(t *testing.T) { checkCellLook(t, &nets[k].cellLook, 1, tierBound) })
 	}
 }
 
-func checkTierNet(t *testing.T, n *tierNet) {
+// checkCellLook loads n and runs it on three plain patches: each gives
+// want finite outputs (within bound, when it is above 0), and not the
+// same for all three.
+func checkCellLook(t *testing.T, n *cellLook, want int, bound float64) {
 	defer n.close()
 	if err := n.load(); err != nil {
 		t.Fatal(err)
@@ -28,18 +31,20 @@ func checkTierNet(t *testing.T, n *tierNet) {
 			n.extra[i] = 0
 		}
 		n.extra[1] = 1
-		corr, err := n.run.run(n.pix, n.extra, 1)
+		out, err := n.run.run(n.pix, n.extra, want)
 		if err != nil {
 			t.Fatal(err)
 		}
-		v := float64(corr[0])
-		if math.IsNaN(v) || math.Abs(v) > tierBound+1e-6 {
-			t.Fatalf("correction %v for patches of %d: want within %v", v, fill, tierBound)
+		for _, o := range out {
+			v := float64(o)
+			if math.IsNaN(v) || math.IsInf(v, 0) || (bound > 0 && math.Abs(v) > bound+1e-6) {
+				t.Fatalf("outputs %v for patches of %d: want finite (within %v when above 0)", out, fill, bound)
+			}
 		}
-		got = append(got, v)
+		got = append(got, float64(out[0]))
 	}
 	if got[0] == got[1] && got[1] == got[2] {
-		t.Errorf("the same correction %v for every patch: the network ignores its input", got[0])
+		t.Errorf("the same output %v for every patch: the network ignores its input", got[0])
 	}
 }
 
@@ -79,6 +84,11 @@ func TestTierPair(t *testing.T) {
 // level 1 or 2 on frames seen from near above.
 func BenchmarkTierNet(b *testing.B) {
 	n := newTierNets()[0]
+	benchCellLook(b, &n.cellLook, 1)
+}
+
+// benchCellLook times one cell through n, which gives want outputs.
+func benchCellLook(b *testing.B, n *cellLook, want int) {
 	defer n.close()
 	if err := n.load(); err != nil {
 		b.Fatal(err)
@@ -89,7 +99,7 @@ func BenchmarkTierNet(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := n.run.run(n.pix, n.extra, 1); err != nil {
+		if _, err := n.run.run(n.pix, n.extra, want); err != nil {
 			b.Fatal(err)
 		}
 	}
