@@ -6,14 +6,18 @@
 #
 #   scripts/train-pawnlook.sh DIR [TRAIN_SEEDS [CHECK_SEEDS [EPOCHS]]]
 #
-# DIR holds the training renders (companion render --seed 60000 --count
-# 5500 --out DIR); frames at every elevation are used. Defaults:
-# 60000-65499 to train, 18000-18999 to check (from COMPANION_SIM_CACHE,
-# default /tmp/simcache). Never the hold-out (100000 on).
+# DIR holds the training renders: frames at every elevation are used
+# (companion render --seed 60000 --count 5500 --out DIR, and the tier
+# look's frames from above, --seed 66000 --count 5000 --min-elevation 73).
+# Defaults: 60000-70999 to train, each frame read at its true corners
+# moved 0.02 and 0.01 pitch (the kept file: 60000-65499 exported at 0.02
+# and again at 0.01, 66000-70953 at 0.02, in three runs), 18000-18999 to
+# check (from COMPANION_SIM_CACHE, default /tmp/simcache). Never the
+# hold-out (100000 on).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:?usage: scripts/train-pawnlook.sh DIR [TRAIN_SEEDS [CHECK_SEEDS [EPOCHS]]]}
-train=${2:-60000-65499}
+train=${2:-60000-70999}
 check=${3:-18000-18999}
 epochs=${4:-8}
 
@@ -22,7 +26,7 @@ bash scripts/debian-packages.sh train-pawnlook "about a minute" python3-torch py
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-COMPANION_SIM_CACHE="$dir" go test -run 'TestPawnLookData$' -timeout 60m ./vision -args -pawndata "$train" -pawnout "$work/train"
+COMPANION_SIM_CACHE="$dir" go test -run 'TestPawnLookData$' -timeout 60m ./vision -args -pawndata "$train" -pawnjitters 0.02,0.01 -pawnout "$work/train"
 COMPANION_SIM_CACHE=${COMPANION_SIM_CACHE:-/tmp/simcache} go test -run 'TestPawnLookData$' -timeout 60m ./vision -args -pawndata "$check" -pawncheck -pawnjitters 0.012 -pawnout "$work/check"
 /usr/bin/python3 vision/pawnlook_train.py "$work/train" "$work/check" vision/pawnlook.onnx "$epochs"
 echo "train-pawnlook: wrote vision/pawnlook.onnx; judge it end to end (accuracy harness, cold) before keeping it" >&2
