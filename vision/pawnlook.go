@@ -2,7 +2,6 @@ package vision
 
 import (
 	_ "embed"
-	"math"
 
 	"companion/observation"
 )
@@ -59,12 +58,7 @@ func (c *cellCtx) samplePawn(full *pixels, toFull float64, i, level int, odds fl
 	top := c.set.stackTop(level)
 	c.samplePlane(full, toFull, i, top+pawnLookBody*c.set.pawnHeight, tierSide, pix[:n])
 	c.samplePlane(full, toFull, i, top+pawnLookHead*c.set.pawnHeight, tierSide, pix[n:2*n])
-	extra[0] = float32(math.Max(-tierClipLP, math.Min(tierClipLP, odds)))
-	for k := 0; k < 4; k++ {
-		extra[1+k] = 0
-	}
-	extra[1+level] = 1
-	copy(extra[5:], c.lookIn[(i+1)*lookInputs-netGeom:(i+1)*lookInputs])
+	c.fillLookExtra(extra, i, odds, level)
 }
 
 // The pawn look's file (scripts/train-pawnlook.sh): a classifier of the
@@ -125,9 +119,7 @@ func (r *Reader) pawnLook(toFull float64) bool {
 		if err != nil {
 			return changed
 		}
-		// As the tier look: it may turn the reading but not make it surer.
-		corr := max(-pawnLookBound, min(pawnLookBound, float64(logits[other]-logits[best])))
-		lp[o] = lp[b] + max(base, min(-base, base+corr))
+		lp[o] = lp[b] + cappedOdds(base, float64(logits[other]-logits[best]), pawnLookBound)
 		changed = true
 	}
 	return changed

@@ -31,22 +31,15 @@ GATE = 6.0
 CLASSES = 4
 
 
-class PawnNet(nn.Module):
+class PawnNet(tier.TierNet):
+    """The tier network's layers with one logit for each occupant."""
+
     def __init__(self, emean, esd):
-        super().__init__()
-        self.register_buffer('emean', torch.as_tensor(emean))
-        self.register_buffer('esd', torch.as_tensor(esd))
-        c = tier.conv
-        self.features = nn.Sequential(
-            c(tier.CHANNELS, 16, 2), c(16, 24), c(24, 32, 2),
-            c(32, 32), c(32, 48, 2), c(48, 48, 2),
-            nn.AdaptiveAvgPool2d(2))
-        self.fc = nn.Sequential(nn.Linear(48 * 4 + tier.EXTRA, 64), nn.ReLU(inplace=True), nn.Linear(64, CLASSES))
+        super().__init__(emean, esd)
+        self.fc[-1] = nn.Linear(64, CLASSES)
 
     def forward(self, patch, extra):
-        f = self.features((patch - 127.5) / 64.0).flatten(1)
-        e = (extra - self.emean) / self.esd
-        return self.fc(torch.cat([f, e], 1))
+        return self.logit(patch, extra)
 
 
 def pairs(prefix, keep):
@@ -58,11 +51,10 @@ def pairs(prefix, keep):
 
 
 def load_check(prefix):
-    label = np.fromfile(prefix + '_label.bin', dtype=np.uint8)
-    pix = np.fromfile(prefix + '_pix.bin', dtype=np.uint8).reshape(-1, tier.CHANNELS, tier.SIDE, tier.SIDE)
-    extra = np.fromfile(prefix + '_extra.bin', dtype='<f4').reshape(-1, tier.EXTRA)
-    keep = np.abs(extra[:, 0]) < GATE
-    return pix[keep], extra[keep], label[keep].astype(np.int64), pairs(prefix, keep)
+    """The check cells within GATE, with the reading's occupants."""
+    pix, extra, label = tier.load_one(prefix, GATE)
+    keep = np.abs(np.fromfile(prefix + '_extra.bin', dtype='<f4').reshape(-1, tier.EXTRA)[:, 0]) < GATE
+    return pix, extra, label.astype(np.int64), pairs(prefix, keep)
 
 
 def evaluate(net, pix, extra, label, bo):
@@ -101,9 +93,7 @@ def main():
         before, after, alone = evaluate(net, cp, ce, cl, cbo)
         print(f'epoch {ep}: loss {loss:.4f}, check cells wrong {before} -> {after} of {len(cp)} (alone {alone}; {secs:.0f} s)', flush=True)
     torch.save(net.state_dict(), out + '.pt')
-    net.eval()
-    torch.onnx.export(net, (torch.zeros(1, tier.CHANNELS, tier.SIDE, tier.SIDE), torch.zeros(1, tier.EXTRA)), out,
-                      opset_version=11, input_names=['patch', 'extra'], output_names=['corr'])
+    tier.export_onnx(net, out)
 
 
 if __name__ == '__main__':

@@ -59,12 +59,27 @@ func (c *cellCtx) sampleTier(full *pixels, toFull float64, i, occ, lower int, pi
 	const n = 3 * tierSide * tierSide
 	c.samplePlane(full, toFull, i, c.set.stackTop(lower), tierSide, pix[:n])
 	c.samplePlane(full, toFull, i, c.set.stackTop(lower+1), tierSide, pix[n:2*n])
-	extra[0] = float32(math.Max(-tierClipLP, math.Min(tierClipLP, tierOdds(&c.netLP[i], occ, lower))))
+	c.fillLookExtra(extra, i, tierOdds(&c.netLP[i], occ, lower), occ)
+}
+
+// fillLookExtra fills a cell look's other inputs for cell i: the reader's
+// odds (clipped to tierClipLP), a one-hot of hot (0-3: the occupant for
+// the tier look, the level for the pawn look) and the cell's geometry.
+func (c *cellCtx) fillLookExtra(extra []float32, i int, odds float64, hot int) {
+	extra[0] = float32(math.Max(-tierClipLP, math.Min(tierClipLP, odds)))
 	for k := 0; k < 4; k++ {
 		extra[1+k] = 0
 	}
-	extra[1+occ] = 1
+	extra[1+hot] = 1
 	copy(extra[5:], c.lookIn[(i+1)*lookInputs-netGeom:(i+1)*lookInputs])
+}
+
+// cappedOdds adds a look's correction corr, bounded to bound, to the
+// reader's odds base and keeps the sum within base's magnitude: a look
+// may turn a reading but never make it surer.
+func cappedOdds(base, corr, bound float64) float64 {
+	odds := base + max(-bound, min(bound, corr))
+	return max(-math.Abs(base), min(math.Abs(base), odds))
 }
 
 // The tier network's file (scripts/train-tiernet.sh): trained as a
@@ -185,9 +200,7 @@ func (r *Reader) tierLook(toFull float64) bool {
 			// added in full, cells read wrong came out sure (taken without
 			// asking): on the hold-out 5 -> 9 such cells.
 			lo, hi := 4*t.lower+occ, 4*(t.lower+1)+occ
-			base := lp[hi] - lp[lo]
-			odds := base + max(-tierBound, min(tierBound, float64(corr[0])))
-			lp[hi] = lp[lo] + max(-math.Abs(base), min(math.Abs(base), odds))
+			lp[hi] = lp[lo] + cappedOdds(lp[hi]-lp[lo], float64(corr[0]), tierBound)
 			changed = true
 		}
 	}

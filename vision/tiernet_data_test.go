@@ -35,9 +35,10 @@ type tierRecord struct {
 // development step; scripts/train-tiernet.sh runs it): each frame of
 // COMPANION_SIM_CACHE whose camera stands -tierminelev or more, read at
 // its true corners moved a little, and every cell that is of the pair's
-// levels (-tierlower and the one above) or read as one: its patches (uint8, tierPixels each), extra inputs
-// (little-endian float32, tierExtra each), label (one byte) and a line of
-// seed, cell, the camera's elevation as read, the truth and the reading.
+// levels (-tierlower and the one above) or read as one: its patches
+// (uint8, tierPixels each), extra inputs (little-endian float32, tierExtra
+// each), label (one byte) and a line of seed, cell, the camera's elevation
+// as read, the truth and the reading.
 func TestTierNetData(t *testing.T) {
 	if *tierData == "" || *tierOut == "" {
 		t.Skip("run with -tierdata A-B[,C-D] -tierout PREFIX")

@@ -153,3 +153,20 @@ func lookTurns(t *testing.T, r *Reader, name string, flag *bool, cells [][2]int6
 		t.Errorf("%s: the look turned %d of the %d cells (the rest read right without it): pick cells it still turns", name, turned, len(cells))
 	}
 }
+
+func TestCappedOdds(t *testing.T) {
+	for _, tc := range []struct {
+		name                    string
+		base, corr, bound, want float64
+	}{
+		{"turned within the bound", -1, 2.5, 3, 1},
+		{"correction bounded", -4, 10, 3, -1},
+		{"never surer", 2, 3, 3, 2},
+		{"turned but capped at the magnitude", 1, -5, 3, -1},
+		{"no odds, no change", 0, 3, 3, 0},
+	} {
+		if got := cappedOdds(tc.base, tc.corr, tc.bound); got != tc.want {
+			t.Errorf("%s: cappedOdds(%v, %v, %v) = %v, want %v", tc.name, tc.base, tc.corr, tc.bound, got, tc.want)
+		}
+	}
+}
