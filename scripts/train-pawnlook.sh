@@ -13,20 +13,28 @@
 # moved 0.02 and 0.01 pitch (the kept file: 60000-65499 exported at 0.02
 # and again at 0.01, 66000-70953 at 0.02, in three runs), 18000-18999 to
 # check (from COMPANION_SIM_CACHE, default /tmp/simcache). Never the
-# hold-out (100000 on).
+# hold-out (100000 on). With PAWN_COVERED=1 it trains the network for the
+# cells whose top nearer pieces cover instead (vision/hiddenlook.onnx):
+# only those cells, half the sure bare ones kept.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:?usage: scripts/train-pawnlook.sh DIR [TRAIN_SEEDS [CHECK_SEEDS [EPOCHS]]]}
 train=${2:-60000-70999}
 check=${3:-18000-18999}
 epochs=${4:-8}
+out=vision/pawnlook.onnx
+only=()
+if [ "${PAWN_COVERED:-0}" = 1 ]; then
+	out=vision/hiddenlook.onnx
+	only=(-pawncovered -pawnbare 0.5)
+fi
 
 bash scripts/setup.sh
 bash scripts/debian-packages.sh train-pawnlook "about a minute" python3-torch python3-numpy
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-COMPANION_SIM_CACHE="$dir" go test -run 'TestPawnLookData$' -timeout 60m ./vision -args -pawndata "$train" -pawnjitters 0.02,0.01 -pawnout "$work/train"
-COMPANION_SIM_CACHE=${COMPANION_SIM_CACHE:-/tmp/simcache} go test -run 'TestPawnLookData$' -timeout 60m ./vision -args -pawndata "$check" -pawncheck -pawnjitters 0.012 -pawnout "$work/check"
-/usr/bin/python3 vision/pawnlook_train.py "$work/train" "$work/check" vision/pawnlook.onnx "$epochs"
-echo "train-pawnlook: wrote vision/pawnlook.onnx; judge it end to end (accuracy harness, cold) before keeping it" >&2
+COMPANION_SIM_CACHE="$dir" go test -run 'TestPawnLookData$' -timeout 60m ./vision -args -pawndata "$train" -pawnjitters 0.02,0.01 "${only[@]}" -pawnout "$work/train"
+COMPANION_SIM_CACHE=${COMPANION_SIM_CACHE:-/tmp/simcache} go test -run 'TestPawnLookData$' -timeout 60m ./vision -args -pawndata "$check" -pawncheck -pawnjitters 0.012 "${only[@]}" -pawnout "$work/check"
+/usr/bin/python3 vision/pawnlook_train.py "$work/train" "$work/check" "$out" "$epochs"
+echo "train-pawnlook: wrote $out; judge it end to end (accuracy harness, cold) before keeping it" >&2

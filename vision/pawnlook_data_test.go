@@ -17,6 +17,7 @@ var (
 	pawnCheck   = flag.Bool("pawncheck", false, "with -pawndata: the seeds are check seeds")
 	pawnJitters = flag.String("pawnjitters", "0.02", "with -pawndata: one reading per value, at the true corners moved this many pitches (s.d.)")
 	pawnBare    = flag.Float64("pawnbare", 0.15, "with -pawndata: the share of the sure bare cells kept")
+	pawnCovered = flag.Bool("pawncovered", false, "with -pawndata: only the cells whose top nearer pieces cover (the hidden look's), the rest left out")
 )
 
 // TestPawnLookData writes the pawn look's training or check cells (a
@@ -43,6 +44,9 @@ func TestPawnLookData(t *testing.T) {
 				lp := &r.cc.netLP[i]
 				level, best, other, ok := pawnPair(lp)
 				if !ok || int(sq.Level) != level {
+					continue
+				}
+				if _, top := r.cc.cellCover(i, sq); *pawnCovered && top < hiddenCover {
 					continue
 				}
 				odds := lp[4*level+other] - lp[4*level+best]

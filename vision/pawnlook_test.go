@@ -5,8 +5,9 @@ import "testing"
 // The embedded file loads and gives four finite logits a cell, not the
 // same for every input.
 func TestPawnLookSizes(t *testing.T) {
-	n := newPawnLook()
-	checkCellLook(t, &n, 4, 0)
+	for _, n := range []cellLook{newPawnLook(), newHiddenLook()} {
+		t.Run(n.name, func(t *testing.T) { checkCellLook(t, &n, 4, 0) })
+	}
 }
 
 func TestPawnPair(t *testing.T) {
@@ -57,4 +58,18 @@ func TestPawnLookTurnsCells(t *testing.T) {
 func BenchmarkPawnLook(b *testing.B) {
 	n := newPawnLook()
 	benchCellLook(b, &n, 4)
+}
+
+// The pawn look's network for covered cells finds pawns behind towers
+// the reader missed (check-set frames read cold: 18329 A1, 18791 B1,
+// 18797 C1 and 5158 A2 light pawns, 18612 B5 a blue one, all on
+// the board).
+func TestHiddenLookTurnsCells(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders frames")
+	}
+	defer func(u bool) { useHiddenLook = u }(useHiddenLook)
+	r := NewReader()
+	defer r.Close()
+	lookTurns(t, r, "hidden pawns", &useHiddenLook, [][2]int64{{18329, 0}, {18612, 9}, {18791, 5}, {18797, 10}, {5158, 1}})
 }

@@ -145,10 +145,13 @@ type Reader struct {
 	// BGR), which it samples.
 	patch patchNet
 	full  pixels
-	// tiers are the tier look's networks (tiernet.go), pawn the pawn
-	// look's (pawnlook.go).
-	tiers [2]tierNet
-	pawn  cellLook
+	// tiers are the tier look's networks (tiernet.go), pawn and hidden
+	// the pawn look's (pawnlook.go: for cells in sight and for cells
+	// whose top nearer pieces cover), dome the dome look's (domelook.go).
+	tiers  [2]tierNet
+	pawn   cellLook
+	hidden cellLook
+	dome   cellLook
 	// collectPatches makes the third look sample its inputs with the
 	// network off (the trainer's export).
 	collectPatches bool
@@ -176,7 +179,7 @@ func NewReader() *Reader {
 		blurred:     gocv.NewMat(),
 	}
 	r.secondCorner.onnx = secondCornerNetONNX
-	r.tiers, r.pawn = newTierNets(), newPawnLook()
+	r.tiers, r.pawn, r.hidden, r.dome = newTierNets(), newPawnLook(), newHiddenLook(), newDomeLook()
 	r.cc.model = &r.model
 	r.cc.set = defaultSet
 	return r
@@ -192,6 +195,8 @@ func (r *Reader) Close() error {
 		r.tiers[k].close()
 	}
 	r.pawn.close()
+	r.hidden.close()
+	r.dome.close()
 	r.refiner.close()
 	for _, m := range []*gocv.Mat{&r.bgr, &r.small, &r.gray, &r.ridges, &r.edges, &r.colourEdges, &r.fullGray, &r.blurred} {
 		if err := m.Close(); err != nil {
@@ -399,7 +404,8 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 	toFull := float64(r.full.w) / float64(r.px.w)
 	third := r.thirdLook(toFull)
 	tier := r.tierLook(toFull)
-	if r.pawnLook(toFull) || tier || third {
+	pawn := r.pawnLook(toFull)
+	if r.domeLook(toFull) || pawn || tier || third {
 		r.cc.decideAll(&res)
 	}
 	res.GridConfidence = gridConf

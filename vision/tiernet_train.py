@@ -38,6 +38,11 @@ GATE = float(os.environ.get('TIER_GATE', '6'))
 # as the third look is, it learnt nothing: SIM_NOTES, seventy-fourth
 # session.)
 SCALE = float(os.environ.get('TIER_SCALE', '1'))
+# BALANCE: weigh the two classes' cells so each counts alike in the loss,
+# for a pair far from even (the dome look's: domes outnumber blue pawns on
+# level 3 ten to one), so the logit does not carry the training frames'
+# prior on top of the reader's own.
+BALANCE = os.environ.get('TIER_BALANCE', '0') == '1'
 
 
 def load_one(prefix, gate=GATE):
@@ -151,13 +156,14 @@ def main():
     emean[0], esd[0] = 0, 1e9  # the odds are not seen
     net = TierNet(emean.astype(np.float32), esd.astype(np.float32))
     tpt, tet, tlt = torch.from_numpy(tp), torch.from_numpy(te), torch.from_numpy(tl)
+    pos_weight = torch.tensor((len(tl) - tl.sum()) / tl.sum()) if BALANCE else None
 
     def batch_loss(idx):
         p, e = augment(tpt[idx].float()), tet[idx]
         if MIRROR:
             p, e = mirror(p, e)
         logit = net.logit(p, e)[:, 0]
-        return F.binary_cross_entropy_with_logits(logit, tlt[idx])
+        return F.binary_cross_entropy_with_logits(logit, tlt[idx], pos_weight=pos_weight)
 
     for ep, loss, secs in trainloop.one_cycle(net, len(tp), 128, epochs, batch_loss):
         before, after, _ = evaluate(net, cp, ce, cl)
