@@ -76,12 +76,13 @@ var pawnLookONNX []byte
 
 // The file for covered cells (PAWN_COVERED=1 scripts/train-pawnlook.sh):
 // the same network trained on the cells whose top nearer pieces cover,
-// read at their true level, of every frame of 60000-65499 and
-// 71000-72432 (each read at its true corners moved 0.02 and 0.01 pitch;
-// half the sure bare cells kept): 26 560 cells, 10 epochs. Of 18000-18999's
-// 868 such cells within the gate (corners moved 0.012) the reader gets
-// 107 wrong, with the look 88. Cold, five check sets: 508 -> 493 cells
-// wrong, 1754 -> 1764 boards perfect (SIM_NOTES, seventy-sixth session).
+// read at their true level, of every frame of 60000-65499 (each read at
+// its true corners moved 0.02, 0.01, 0.03 and 0.005 pitch) and
+// 71000-74432 (0.02 and 0.01), half the sure bare cells kept: 54 900
+// cells, 12 epochs. Of 18000-18999's 868 such cells within the gate
+// (corners moved 0.012) the reader gets 107 wrong, with the look 90.
+// Cold, five check sets: 508 -> 485 cells wrong, 1754 -> 1771 boards
+// perfect (SIM_NOTES, seventy-sixth session).
 //
 //go:embed hiddenlook.onnx
 var hiddenLookONNX []byte
