@@ -461,10 +461,18 @@ func (c *cellCtx) decide(res *Result) [25]int {
 func pickBest(lp *[25][nHyp]float64) [25]int {
 	var best [25]int
 	for i := range lp {
-		for k := range lp[i] {
-			if lp[i][k] > lp[i][best[i]] {
-				best[i] = k
-			}
+		best[i] = likeliest(&lp[i])
+	}
+	return best
+}
+
+// likeliest is one cell's likeliest hypothesis under lp (the first of
+// equals).
+func likeliest(lp *[nHyp]float64) int {
+	best := 0
+	for k, v := range lp {
+		if v > lp[best] {
+			best = k
 		}
 	}
 	return best

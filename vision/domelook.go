@@ -48,12 +48,7 @@ func newDomeLook() cellLook {
 // domeOdds reports whether a cell's best hypothesis (of log-probabilities
 // lp) is a blue pawn on level 3 or a dome, and the log-odds of the dome.
 func domeOdds(lp *[nHyp]float64) (odds float64, ok bool) {
-	best := 0
-	for k, v := range lp {
-		if v > lp[best] {
-			best = k
-		}
-	}
+	best := likeliest(lp)
 	return lp[hypDome] - lp[hypBlueOnThree], best == hypDome || best == hypBlueOnThree
 }
 

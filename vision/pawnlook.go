@@ -31,12 +31,7 @@ const (
 // pawnPair gives a cell's best hypothesis's level and occupant and the
 // likeliest other occupant on that level; ok is false for a dome.
 func pawnPair(lp *[nHyp]float64) (level, best, other int, ok bool) {
-	top := 0
-	for k, v := range lp {
-		if v > lp[top] {
-			top = k
-		}
-	}
+	top := likeliest(lp)
 	if top >= 16 {
 		return 0, 0, 0, false
 	}

@@ -46,8 +46,10 @@ func TestPawnLookData(t *testing.T) {
 				if !ok || int(sq.Level) != level {
 					continue
 				}
-				if _, top := r.cc.cellCover(i, sq); *pawnCovered && top < hiddenCover {
-					continue
+				if *pawnCovered {
+					if _, top := r.cc.cellCover(i, sq); top < hiddenCover {
+						continue
+					}
 				}
 				odds := lp[4*level+other] - lp[4*level+best]
 				if sq.Occupant == 0 && best == 0 && -odds >= pawnLookGate && rng.Float64() >= *pawnBare {

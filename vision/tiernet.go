@@ -34,12 +34,7 @@ const (
 // lp) is level lower or the one above it, and which occupant stands on
 // it: the cells the tier look judges between those two levels.
 func tierPair(lp *[nHyp]float64, lower int) (occ int, ok bool) {
-	best := 0
-	for k, v := range lp {
-		if v > lp[best] {
-			best = k
-		}
-	}
+	best := likeliest(lp)
 	if best < 4*lower || best >= 4*(lower+2) {
 		return 0, false
 	}
