@@ -11,13 +11,14 @@
 # degrees or more are used, so render just those:
 #   companion render --seed 60000 --count 11000 --min-elevation 73 --out DIR
 # Defaults: 60000-70999 to train (about 4200 frames; the kept file was
-# trained on 60000-65499 and 66000-70953), 18000-18999 to check (from
-# COMPANION_SIM_CACHE, default /tmp/simcache). Never the hold-out (100000
-# on). The network learns to tell the levels apart on every cell (half of
-# them mirrored left to right at random; TIER_MIRROR=0 turns that off, as
-# the kept tiernet.onnx was trained; tiernet23.onnx was mirrored); its
-# logit is scaled (TIER_SCALE, default 1) and bounded before it is added
-# to the reader's odds. About 90 s an epoch on two cores.
+# trained on 60000-65499, 66000-70953, the high frames of 71000-74432 and
+# 75000-80299 rendered with --min-elevation 73, in four exports),
+# 18000-18999 to check (from COMPANION_SIM_CACHE, default /tmp/simcache).
+# Never the hold-out (100000 on). The network learns to tell the levels
+# apart on every cell (half of them mirrored left to right at random, as
+# both kept files were trained; TIER_MIRROR=0 turns that off); its logit
+# is scaled (TIER_SCALE, default 1) and bounded before it is added to the
+# reader's odds. About 90 s an epoch on two cores for 64 000 cells.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:?usage: scripts/train-tiernet.sh DIR [TRAIN_SEEDS [CHECK_SEEDS [EPOCHS]]]}

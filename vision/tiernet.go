@@ -79,14 +79,16 @@ func cappedOdds(base, corr, bound float64) float64 {
 
 // The tier network's file (scripts/train-tiernet.sh): trained as a
 // classifier of the two levels, not on the reader's odds, on every level-1
-// and level-2 cell of the frames at 73 degrees or more of 60000-65499 and
-// 66000-70953 (3832 frames, each read at its true corners moved 0.012 and
-// 0.025 pitch: 64 166 cells), 8 epochs; its logit is added at weight 1,
-// bounded to 3. On 18000-18999's unsure cells of the two levels (567,
-// corners moved 0.012) it leaves 23 wrong of the reader's 29; alone it
-// gets 27 wrong. Trained on the unsure cells alone (6189, as the third
-// look is) it learnt nothing. Cold, five check sets: 565 -> 551 cells
-// wrong, 1706 -> 1719 boards perfect (SIM_NOTES, seventy-fourth session).
+// and level-2 cell of the frames at 73 degrees or more of 60000-65499,
+// 66000-70953, 71000-74432 and 75000-80299 (7219 frames, each read at its
+// true corners moved 0.012 and 0.025 pitch: 121 526 cells), 8 epochs, half
+// of each batch mirrored; its logit is added at weight 1, bounded to 3. On
+// 18000-18999's unsure cells of the two levels (567, corners moved 0.012)
+// it leaves 17 wrong of the reader's 29. Trained on the unsure cells alone
+// (as the third look is) it learnt nothing. Cold, five check sets: 565 ->
+// 551 cells wrong with the first file (64 166 cells, not mirrored); this
+// one 485 -> 477, 1771 -> 1777 boards perfect (SIM_NOTES, seventy-fourth
+// and seventy-seventh sessions).
 //
 //go:embed tiernet.onnx
 var tierNetONNX []byte
