@@ -185,6 +185,7 @@ func TestReadBadInput(t *testing.T) {
 		{"blank photo", []string{"read", blankPNG, "--json"}, "blank"},
 		{"render without out", []string{"render", "--seed", "1"}, "out"},
 		{"render from above the zenith", []string{"render", "--seed", "1", "--out", t.TempDir(), "--min-elevation", "95"}, "--min-elevation 95"},
+		{"render with the range upside down", []string{"render", "--seed", "1", "--out", t.TempDir(), "--min-elevation", "70", "--max-elevation", "60"}, "--max-elevation 60"},
 		{"accuracy n zero", []string{"accuracy", "--n", "0"}, "--n 0"},
 		{"accuracy near negative", []string{"accuracy", "--near", "-0.5"}, "--near -0.5"},
 	}
@@ -217,36 +218,49 @@ func writePNG(t *testing.T, path string, img image.Image) {
 	}
 }
 
-// --min-elevation renders only the seeds whose camera stands that high,
-// and names none of the others.
-func TestRenderMinElevation(t *testing.T) {
+// --min-elevation and --max-elevation render only the seeds whose camera
+// stands within them, and name none of the others.
+func TestRenderElevationRange(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders frames")
 	}
-	const first, count, minElev = 66000, 6, 80
-	var want []string
-	for s := int64(first); s < first+count; s++ {
-		if sim.RandomScene(s).Camera.Elevation >= minElev {
-			want = append(want, fmt.Sprintf("seed-%d.jpg", s))
-		}
+	const first, count = 18000, 6
+	tests := []struct {
+		name     string
+		min, max float64
+	}{
+		{"from above", 80, 90},
+		{"from low down", 0, 60},
+		{"between", 55, 80},
 	}
-	if len(want) == 0 || len(want) == count {
-		t.Fatalf("seeds %d-%d: %d of %d stand %d degrees or more; pick seeds with some of each", first, first+count-1, len(want), count, minElev)
-	}
-	dir := t.TempDir()
-	io, _, out, errOut := testStreams()
-	args := []string{"render", "--seed", fmt.Sprint(first), "--count", fmt.Sprint(count), "--min-elevation", fmt.Sprint(minElev), "--out", dir}
-	if code := run(args, io); code != 0 {
-		t.Fatalf("render exit %d: %s", code, errOut)
-	}
-	got, err := filepath.Glob(filepath.Join(dir, "*.jpg"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range got {
-		got[i] = filepath.Base(got[i])
-	}
-	if strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Errorf("rendered %v, want %v (stdout %q)", got, want, out)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var want []string
+			for s := int64(first); s < first+count; s++ {
+				if e := sim.RandomScene(s).Camera.Elevation; e >= tt.min && e <= tt.max {
+					want = append(want, fmt.Sprintf("seed-%d.jpg", s))
+				}
+			}
+			if len(want) == 0 || len(want) == count {
+				t.Fatalf("seeds %d-%d: %d of %d stand %g to %g degrees; pick seeds with some of each", first, first+count-1, len(want), count, tt.min, tt.max)
+			}
+			dir := t.TempDir()
+			io, _, out, errOut := testStreams()
+			args := []string{"render", "--seed", fmt.Sprint(first), "--count", fmt.Sprint(count),
+				"--min-elevation", fmt.Sprint(tt.min), "--max-elevation", fmt.Sprint(tt.max), "--out", dir}
+			if code := run(args, io); code != 0 {
+				t.Fatalf("render exit %d: %s", code, errOut)
+			}
+			got, err := filepath.Glob(filepath.Join(dir, "*.jpg"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range got {
+				got[i] = filepath.Base(got[i])
+			}
+			if strings.Join(got, " ") != strings.Join(want, " ") {
+				t.Errorf("rendered %v, want %v (stdout %q)", got, want, out)
+			}
+		})
 	}
 }

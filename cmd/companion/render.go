@@ -15,9 +15,10 @@ type renderOptions struct {
 	Count int
 	Out   string
 	Hand  bool
-	// MinElevation skips the seeds whose camera stands lower (degrees):
-	// training data for the reader's views from near above.
-	MinElevation float64
+	// MinElevation and MaxElevation skip the seeds whose camera stands
+	// lower or higher (degrees): training data for the reader's views from
+	// near above, or from low down where towers hide cells.
+	MinElevation, MaxElevation float64
 }
 
 func newRenderCmd(io *streams, runF func(*renderOptions) error) *cobra.Command {
@@ -34,11 +35,13 @@ With --hand the same scene has a player's hand over the board (a frame
 that is not settled, which the reader must refuse), written as
 seed-<n>-hand.jpg and seed-<n>-hand.json ("hand": true). With
 --min-elevation only the seeds whose camera stands that high or more are
-rendered (the rest are skipped, not renumbered).`,
+rendered, with --max-elevation only those that stand that high or less
+(the rest are skipped, not renumbered).`,
 		Example: `  companion render --seed 7 --out frames
   companion render --seed 100 --count 20 --out frames
   companion render --seed 7 --hand --out frames
-  companion render --seed 66000 --count 5000 --min-elevation 73 --out frames`,
+  companion render --seed 66000 --count 5000 --min-elevation 73 --out frames
+  companion render --seed 81000 --count 5000 --max-elevation 60 --out frames`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Count < 1 || opts.Count > 100000 {
@@ -46,6 +49,9 @@ rendered (the rest are skipped, not renumbered).`,
 			}
 			if opts.MinElevation < 0 || opts.MinElevation > 90 {
 				return flagErrorf("--min-elevation %g: want 0 to 90 degrees", opts.MinElevation)
+			}
+			if opts.MaxElevation < opts.MinElevation || opts.MaxElevation > 90 {
+				return flagErrorf("--max-elevation %g: want %g (the --min-elevation) to 90 degrees", opts.MaxElevation, opts.MinElevation)
 			}
 			if runF != nil {
 				return runF(opts)
@@ -58,6 +64,7 @@ rendered (the rest are skipped, not renumbered).`,
 	cmd.Flags().StringVar(&opts.Out, "out", "", "folder to write into, made if missing (required)")
 	cmd.Flags().BoolVar(&opts.Hand, "hand", false, "put a player's hand over the board")
 	cmd.Flags().Float64Var(&opts.MinElevation, "min-elevation", 0, "render only the seeds whose camera stands this many degrees or more above the board")
+	cmd.Flags().Float64Var(&opts.MaxElevation, "max-elevation", 90, "render only the seeds whose camera stands this many degrees or less above the board")
 	_ = cmd.MarkFlagRequired("out")
 	return cmd
 }
@@ -68,8 +75,10 @@ func renderRun(opts *renderOptions) error {
 	}
 	for i := 0; i < opts.Count; i++ {
 		seed := opts.Seed + int64(i)
-		if opts.MinElevation > 0 && sim.RandomScene(seed).Camera.Elevation < opts.MinElevation {
-			continue
+		if opts.MinElevation > 0 || opts.MaxElevation < 90 {
+			if elev := sim.RandomScene(seed).Camera.Elevation; elev < opts.MinElevation || elev > opts.MaxElevation {
+				continue
+			}
 		}
 		write := sim.WriteSample
 		if opts.Hand {
