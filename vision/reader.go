@@ -402,10 +402,13 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 	// it in every reading, a bare table's spare pieces, seed 191, passed
 	// the board test).
 	toFull := float64(r.full.w) / float64(r.px.w)
+	// Each look works on the odds the one before it left, so all run, in
+	// this order, before the cells are decided again.
 	third := r.thirdLook(toFull)
 	tier := r.tierLook(toFull)
 	pawn := r.pawnLook(toFull)
-	if r.domeLook(toFull) || pawn || tier || third {
+	dome := r.domeLook(toFull)
+	if third || tier || pawn || dome {
 		r.cc.decideAll(&res)
 	}
 	res.GridConfidence = gridConf
