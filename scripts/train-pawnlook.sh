@@ -19,6 +19,10 @@
 # file: 60000-65499 at 0.02, 0.01, 0.03 and 0.005 pitch and 71000-74432,
 # rendered at every elevation, at 0.02 and 0.01, in four runs; it still
 # learnt from 26 560 to 54 900 cells).
+#
+# PAWN_FROM=FILE.onnx goes on training a kept file instead of starting
+# afresh (at a gentler rate, PAWN_LR, default 5e-4): for new frames when
+# the ones the file was trained on are gone. It needs Debian's python3-onnx.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:?usage: scripts/train-pawnlook.sh DIR [TRAIN_SEEDS [CHECK_SEEDS [EPOCHS]]]}
@@ -36,6 +40,7 @@ epochs=${epochs:-8}
 
 bash scripts/setup.sh
 bash scripts/debian-packages.sh train-pawnlook "about a minute" python3-torch python3-numpy
+[ -z "${PAWN_FROM:-}" ] || bash scripts/debian-packages.sh train-pawnlook "a few seconds" python3-onnx
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -19,6 +19,10 @@
 # both kept files were trained; TIER_MIRROR=0 turns that off); its logit
 # is scaled (TIER_SCALE, default 1) and bounded before it is added to the
 # reader's odds. About 90 s an epoch on two cores for 64 000 cells.
+#
+# TIER_FROM=FILE.onnx goes on training a kept file instead of starting
+# afresh (at a gentler rate, TIER_LR, default 5e-4). It needs Debian's
+# python3-onnx.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:?usage: scripts/train-tiernet.sh DIR [TRAIN_SEEDS [CHECK_SEEDS [EPOCHS]]]}
@@ -34,6 +38,7 @@ esac
 
 bash scripts/setup.sh
 bash scripts/debian-packages.sh train-tiernet "about a minute" python3-torch python3-numpy
+[ -z "${TIER_FROM:-}" ] || bash scripts/debian-packages.sh train-tiernet "a few seconds" python3-onnx
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -155,6 +155,12 @@ def main():
     emean, esd = te.mean(0), te.std(0) + 1e-3
     emean[0], esd[0] = 0, 1e9  # the odds are not seen
     net = TierNet(emean.astype(np.float32), esd.astype(np.float32))
+    max_lr = 3e-3
+    if os.environ.get('TIER_FROM'):
+        # Going on from a kept file (as PAWN_FROM in pawnlook_train.py).
+        load_onnx(net, os.environ['TIER_FROM'])
+        max_lr = float(os.environ.get('TIER_LR', '5e-4'))
+        print(f'from {os.environ["TIER_FROM"]}: check cells wrong {evaluate(net, cp, ce, cl)[1]} of {len(cp)}', flush=True)
     tpt, tet, tlt = torch.from_numpy(tp), torch.from_numpy(te), torch.from_numpy(tl)
     pos_weight = torch.tensor((len(tl) - tl.sum()) / tl.sum()) if BALANCE else None
 
@@ -165,13 +171,40 @@ def main():
         logit = net.logit(p, e)[:, 0]
         return F.binary_cross_entropy_with_logits(logit, tlt[idx], pos_weight=pos_weight)
 
-    for ep, loss, secs in trainloop.one_cycle(net, len(tp), 128, epochs, batch_loss):
+    for ep, loss, secs in trainloop.one_cycle(net, len(tp), 128, epochs, batch_loss, max_lr):
         before, after, _ = evaluate(net, cp, ce, cl)
         print(f'epoch {ep}: loss {loss:.4f}, check cells wrong {before} -> {after} of {len(cp)} ({secs:.0f} s)', flush=True)
     scales(net, cp, ce, cl)
     net.scale.fill_(SCALE)
     torch.save(net.state_dict(), out + '.pt')
     export_onnx(net, out)
+
+
+def load_onnx(net, path):
+    """Starts net from a kept ONNX file, for going on training it on new
+    frames: the exporter folded the batch norms into the convolutions, so
+    each convolution takes a bias and its batch norm goes. Keeps the
+    file's input normalisation (emean, esd). Needs Debian's python3-onnx."""
+    import onnx
+    from onnx import numpy_helper
+    m = onnx.load(path)
+    init = {t.name: numpy_helper.to_array(t) for t in m.graph.initializer}
+    convs = [n.input[1:] for n in m.graph.node if n.op_type == 'Conv']
+    blocks = [b for b in net.features if isinstance(b, nn.Sequential)]
+    if len(convs) != len(blocks):
+        sys.exit(f'{path}: {len(convs)} convolutions, the network has {len(blocks)}')
+    for block, (w, b) in zip(blocks, convs):
+        old = block[0]
+        conv = nn.Conv2d(old.in_channels, old.out_channels, 3, old.stride, padding=1)
+        conv.weight.data = torch.from_numpy(init[w].copy())
+        conv.bias.data = torch.from_numpy(init[b].copy())
+        block[0] = conv
+        del block[1]
+    state = {k: torch.from_numpy(init[k].copy()) for k in ('emean', 'esd', 'fc.0.weight', 'fc.0.bias', 'fc.2.weight', 'fc.2.bias')}
+    net.load_state_dict(state, strict=False)
+    for k in state:
+        if not torch.equal(net.state_dict()[k], state[k]):
+            sys.exit(f'{path}: {k} did not load')
 
 
 def export_onnx(net, out):
