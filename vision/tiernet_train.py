@@ -136,7 +136,7 @@ def evaluate(net, pix, extra, label):
 def scales(net, pix, extra, label):
     """The check cells' errors and loss with the classifier's logit
     scaled by each of a few weights: how TIER_SCALE was chosen."""
-    for sc in [0.3, 0.5, 0.7, 1.0, 1.5, 2.0]:
+    for sc in [0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 4.0]:
         net.scale.fill_(sc)
         _, wrong, corr = evaluate(net, pix, extra, label)
         z = extra[:, 0] + corr
