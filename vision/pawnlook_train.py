@@ -83,12 +83,8 @@ def main():
     emean, esd = te.mean(0), te.std(0) + 1e-3
     emean[0], esd[0] = 0, 1e9  # the odds are not seen
     net = PawnNet(emean.astype(np.float32), esd.astype(np.float32))
-    max_lr = 3e-3
-    if os.environ.get('PAWN_FROM'):
-        # Going on from a kept file: a gentler rate, so that what it knows
-        # of the frames it was trained on is not unlearnt.
-        tier.load_onnx(net, os.environ['PAWN_FROM'])
-        max_lr = float(os.environ.get('PAWN_LR', '5e-4'))
+    max_lr = tier.start_from_kept(net, 'PAWN')
+    if max_lr:
         print(f'from {os.environ["PAWN_FROM"]}: check cells wrong {evaluate(net, cp, ce, cl, cbo)[1]} of {len(cp)}', flush=True)
     tpt, tet, tlt = torch.from_numpy(tp), torch.from_numpy(te), torch.from_numpy(tl.astype(np.int64))
 

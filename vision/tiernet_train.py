@@ -155,11 +155,8 @@ def main():
     emean, esd = te.mean(0), te.std(0) + 1e-3
     emean[0], esd[0] = 0, 1e9  # the odds are not seen
     net = TierNet(emean.astype(np.float32), esd.astype(np.float32))
-    max_lr = 3e-3
-    if os.environ.get('TIER_FROM'):
-        # Going on from a kept file (as PAWN_FROM in pawnlook_train.py).
-        load_onnx(net, os.environ['TIER_FROM'])
-        max_lr = float(os.environ.get('TIER_LR', '5e-4'))
+    max_lr = start_from_kept(net, 'TIER')
+    if max_lr:
         print(f'from {os.environ["TIER_FROM"]}: check cells wrong {evaluate(net, cp, ce, cl)[1]} of {len(cp)}', flush=True)
     tpt, tet, tlt = torch.from_numpy(tp), torch.from_numpy(te), torch.from_numpy(tl)
     pos_weight = torch.tensor((len(tl) - tl.sum()) / tl.sum()) if BALANCE else None
@@ -202,9 +199,18 @@ def load_onnx(net, path):
         del block[1]
     state = {k: torch.from_numpy(init[k].copy()) for k in ('emean', 'esd', 'fc.0.weight', 'fc.0.bias', 'fc.2.weight', 'fc.2.bias')}
     net.load_state_dict(state, strict=False)
-    for k in state:
-        if not torch.equal(net.state_dict()[k], state[k]):
-            sys.exit(f'{path}: {k} did not load')
+
+
+def start_from_kept(net, var):
+    """Loads the kept file $<var>_FROM into net, if set, and gives the
+    peak rate to go on training it at: gentler ($<var>_LR, default 5e-4),
+    so that what it learnt from frames now gone is not unlearnt; None
+    (the training loop's own) when starting afresh."""
+    path = os.environ.get(var + '_FROM')
+    if not path:
+        return None
+    load_onnx(net, path)
+    return float(os.environ.get(var + '_LR', '5e-4'))
 
 
 def export_onnx(net, out):
