@@ -35,6 +35,7 @@ type CornerReader interface {
 // reading apart from the localisation.
 type withTruth struct {
 	r       CornerReader
+	sd      float64 // pitches the true corners are moved by (s.d.), 0 for none
 	corners [4][2]float64
 }
 
@@ -46,6 +47,14 @@ func (w *withTruth) Read(img gocv.Mat) (vision.Result, error) {
 // read with its true corners (CONTRACT's --corners).
 func RunWithTrueCorners(ctx context.Context, seeds []int64, reader CornerReader, opts ...Option) Report {
 	return run(ctx, seeds, &withTruth{r: reader}, opts)
+}
+
+// RunWithMovedCorners is RunWithTrueCorners with each true corner moved at
+// random by sd pitches (s.d. on each axis, seeded by the frame's seed): it
+// tells how much of what the true corners mend is their precision and how
+// much the path that skips the localisation.
+func RunWithMovedCorners(ctx context.Context, seeds []int64, reader CornerReader, sd float64, opts ...Option) Report {
+	return run(ctx, seeds, &withTruth{r: reader, sd: sd}, opts)
 }
 
 // NearReader also reads near hinted corners; *vision.Reader satisfies it.
@@ -325,6 +334,13 @@ func measure(rd rendered, reader Reader) Sample {
 	switch wr := reader.(type) {
 	case *withTruth:
 		wr.corners = t.Corners
+		if wr.sd > 0 {
+			rng := rand.New(rand.NewSource(rd.seed))
+			for k := range wr.corners {
+				wr.corners[k][0] += rng.NormFloat64() * wr.sd * s.Pitch
+				wr.corners[k][1] += rng.NormFloat64() * wr.sd * s.Pitch
+			}
+		}
 	case *withHint:
 		wr.corners = sim.Nudge(t.Corners, wr.jitter, rand.New(rand.NewSource(rd.seed)))
 	}

@@ -15,6 +15,7 @@ import (
 var (
 	seedsFlag   = flag.String("seeds", "", "run the harness on these seeds (e.g. 100000-100499) and print the report")
 	trueCorners = flag.Bool("truecorners", false, "with -seeds: read with the true corners (measure the cell reading alone)")
+	movedBy     = flag.Float64("movedby", 0, "with -truecorners: move each true corner at random by this many pitches (s.d. on each axis)")
 	nearJitter  = flag.Float64("near", -1, "with -seeds: read near the true corners nudged by up to this many pitches (a known grid, a camera that stayed put)")
 	tsvFlag     = flag.String("tsv", "", "with -seeds: also write one line per seed (seed, elevation, built cells, read, worst corner error in pitches, wrong cells, hidden cells and those wrong, each corner's error A1, A5, E5, E1 in pitches, recognition ms) to this file")
 	trueFOV     = flag.Bool("truefov", false, "with -seeds: give the reader each frame's true field of view (a camera whose lens is known)")
@@ -78,6 +79,8 @@ func TestHarness(t *testing.T) {
 		opts = append(opts, TrueFOV(r))
 	}
 	switch {
+	case *trueCorners && *movedBy > 0:
+		rep = RunWithMovedCorners(context.Background(), seeds, r, *movedBy, opts...)
 	case *trueCorners:
 		rep = RunWithTrueCorners(context.Background(), seeds, r, opts...)
 	case *nearJitter >= 0:

@@ -15,7 +15,7 @@ var (
 	pawnData    = flag.String("pawndata", "", "write the pawn look's training cells for these sim seeds (ranges a-b,c-d) to -pawnout")
 	pawnOut     = flag.String("pawnout", "", "with -pawndata: the files' prefix (as -tierout's)")
 	pawnCheck   = flag.Bool("pawncheck", false, "with -pawndata: the seeds are check seeds")
-	pawnJitters = flag.String("pawnjitters", "0.02", "with -pawndata: one reading per value, at the true corners moved this many pitches (s.d.)")
+	pawnJitters = flag.String("pawnjitters", "0.02", "with -pawndata: one reading per value, at the true corners moved this many pitches (s.d.); a negative value reads the frame cold")
 	pawnBare    = flag.Float64("pawnbare", 0.15, "with -pawndata: the share of the sure bare cells kept")
 	pawnCovered = flag.Bool("pawncovered", false, "with -pawndata: only the cells whose top nearer pieces cover (the hidden look's), the rest left out")
 )

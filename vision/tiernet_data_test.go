@@ -19,7 +19,7 @@ var (
 	tierOut     = flag.String("tierout", "", "with -tierdata: the files' prefix (PREFIX_pix.bin, PREFIX_extra.bin, PREFIX_label.bin, PREFIX_meta.txt)")
 	tierCheck   = flag.Bool("tiercheck", false, "with -tierdata: the seeds are check seeds")
 	tierMinElev = flag.Float64("tierminelev", 73, "with -tierdata: only frames whose camera stands this many degrees or more")
-	tierJitters = flag.String("tierjitters", "0.012,0.025", "with -tierdata: one reading per value, at the true corners moved this many pitches (s.d.)")
+	tierJitters = flag.String("tierjitters", "0.012,0.025", "with -tierdata: one reading per value, at the true corners moved this many pitches (s.d.); a negative value reads the frame cold")
 	tierJitSeed = flag.Int64("tierjitseed", 29, "with -tierdata: added to each sim seed to seed the corners' moves")
 	tierLower   = flag.Int("tierlower", 1, "with -tierdata: the pair of levels judged, this one and the one above (1 or 2)")
 )
@@ -112,7 +112,9 @@ func parseJitters(t *testing.T, flagName, list string) []float64 {
 
 // jitteredReads reads frame m (seed s) once for each corner move in
 // jitters (pitches, s.d.), at its true corners moved at random, and calls
-// fn with each reading that reached the cells' networks.
+// fn with each reading that reached the cells' networks. A negative move
+// reads the frame cold instead, on the grid the reader finds itself: the
+// networks then learn from the corners' errors as they come in use.
 func jitteredReads(r *Reader, s int64, m gocv.Mat, truth sim.Truth, jitters []float64, jitSeed int64, fn func(res Result, toFull float64)) {
 	pitch := math.Hypot(truth.Corners[1][0]-truth.Corners[0][0], truth.Corners[1][1]-truth.Corners[0][1]) / 5
 	rng := rand.New(rand.NewSource(s + jitSeed))
@@ -122,10 +124,29 @@ func jitteredReads(r *Reader, s int64, m gocv.Mat, truth sim.Truth, jitters []fl
 			c[k][0] += rng.NormFloat64() * jit * pitch
 			c[k][1] += rng.NormFloat64() * jit * pitch
 		}
-		res, err := r.ReadWithCorners(m, c)
+		var res Result
+		var err error
+		if jit < 0 {
+			res, err = r.Read(m)
+			// A grid lost altogether teaches nothing about a cell.
+			if err == nil && worstCornerOff(res.Corners, truth.Corners) > 0.15*pitch {
+				continue
+			}
+		} else {
+			res, err = r.ReadWithCorners(m, c)
+		}
 		if err != nil || r.full.w == 0 || len(r.cc.lookIn) != 25*lookInputs {
 			continue
 		}
 		fn(res, float64(r.full.w)/float64(r.px.w))
 	}
+}
+
+// worstCornerOff is the largest distance between found and true corners.
+func worstCornerOff(found, truth [4][2]float64) float64 {
+	worst := 0.0
+	for k := range found {
+		worst = math.Max(worst, math.Hypot(found[k][0]-truth[k][0], found[k][1]-truth[k][1]))
+	}
+	return worst
 }
