@@ -129,6 +129,8 @@ type Sample struct {
 	// Unseen marks the cells whose pawn the camera cannot see at all
 	// (sim.CellSight.Figure 0): no reader can know it is there.
 	Unseen [25]bool
+	// Sight is how much of each cell's top and pawn the camera sees.
+	Sight [25]sim.CellSight
 }
 
 // WorstCorner is the sample's worst corner error, in pitches.
@@ -313,6 +315,7 @@ func measure(rd rendered, reader Reader) Sample {
 	for i, c := range sim.Sight(sim.RandomScene(rd.seed)) {
 		s.Hidden[i] = c.Hidden()
 		s.Unseen[i] = c.Figure == 0
+		s.Sight[i] = c
 	}
 	for i := 0; i < 4; i++ {
 		a, b := t.Corners[i], t.Corners[(i+1)%4]

@@ -20,7 +20,7 @@ var (
 	tsvFlag     = flag.String("tsv", "", "with -seeds: also write one line per seed (seed, elevation, built cells, read, worst corner error in pitches, wrong cells, hidden cells and those wrong, each corner's error A1, A5, E5, E1 in pitches, recognition ms) to this file")
 	trueFOV     = flag.Bool("truefov", false, "with -seeds: give the reader each frame's true field of view (a camera whose lens is known)")
 	handsFlag   = flag.String("hands", "", "read these seeds' frames with a hand over the board (sim.AddHand) and print how many were refused, as TABLE.md wants")
-	cellTSVFlag = flag.String("celltsv", "", "with -seeds: also write one line per cell of the boards read (seed, cell, truth, read, confidence, grid confidence, hidden, worst corner error) to this file")
+	cellTSVFlag = flag.String("celltsv", "", "with -seeds: also write one line per cell of the boards read (seed, cell, truth, read, confidence, grid confidence, hidden, worst corner error, the shares of its top, its pawn and the whole pawn in sight (sim.Sight; -1 for no pawn)) to this file")
 )
 
 func parseSeeds(s string) ([]int64, error) {
@@ -105,14 +105,15 @@ func TestHarness(t *testing.T) {
 // how well the confidence tells right cells from wrong.
 func writeCellTSV(path string, rep Report) error {
 	var b strings.Builder
-	b.WriteString("seed\tcell\ttruth\tread\tconfidence\tgrid_confidence\thidden\tworst_corner\n")
+	b.WriteString("seed\tcell\ttruth\tread\tconfidence\tgrid_confidence\thidden\tworst_corner\ttop_seen\tpawn_seen\tfigure_seen\n")
 	for _, s := range rep.Samples {
 		if s.Err != nil {
 			continue
 		}
 		worst := s.WorstCorner()
 		for i := range s.Truth {
-			fmt.Fprintf(&b, "%d\t%d\t%s\t%s\t%.4f\t%.4f\t%t\t%.4f\n", s.Seed, i, s.Truth[i], s.Read[i], s.Conf[i], s.GridConf, s.Hidden[i], worst)
+			v := s.Sight[i]
+			fmt.Fprintf(&b, "%d\t%d\t%s\t%s\t%.4f\t%.4f\t%t\t%.4f\t%.2f\t%.2f\t%.2f\n", s.Seed, i, s.Truth[i], s.Read[i], s.Conf[i], s.GridConf, s.Hidden[i], worst, v.Top, v.Pawn, v.Figure)
 		}
 	}
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
