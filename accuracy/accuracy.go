@@ -131,6 +131,9 @@ type Sample struct {
 	Unseen [25]bool
 	// Sight is how much of each cell's top and pawn the camera sees.
 	Sight [25]sim.CellSight
+	// Twins are the tokens a cell out of sight could hold as well (twins),
+	// its own first; nil for the others.
+	Twins [25][]observation.Square
 }
 
 // WorstCorner is the sample's worst corner error, in pitches.
@@ -174,6 +177,12 @@ type Report struct {
 	// Unseen counts the pawns no point of which is in sight
 	// (Sample.Unseen) on all boards, UnseenBoards the boards with one.
 	Unseen, UnseenBoards int
+	// Twinned counts the cells that have twins (Sample.Twins) on all
+	// boards, TwinnedBoards the boards with one; TwinsMissed and
+	// TwinsMissedBoards those a reader guessing each as its commonest twin
+	// gets wrong (guessTwins); TwinsRead of them the reader read wrong
+	// (a board not read counts every one).
+	Twinned, TwinnedBoards, TwinsMissed, TwinsMissedBoards, TwinsRead int
 	// Sure counts the cells read at sureConf or more, SureWrong those of
 	// them wrong.
 	Sure, SureWrong int
@@ -312,10 +321,12 @@ func run(ctx context.Context, seeds []int64, reader Reader, opts []Option) Repor
 func measure(rd rendered, reader Reader) Sample {
 	t := rd.truth
 	s := Sample{Seed: rd.seed, Elevation: t.Elevation, Azimuth: t.Azimuth, Lighting: t.Lighting, Truth: t.Board}
-	for i, c := range sim.Sight(sim.RandomScene(rd.seed)) {
+	scene := sim.RandomScene(rd.seed)
+	for i, c := range sim.Sight(scene) {
 		s.Hidden[i] = c.Hidden()
 		s.Unseen[i] = c.Figure == 0
 		s.Sight[i] = c
+		s.Twins[i] = twins(scene, i, c)
 	}
 	for i := 0; i < 4; i++ {
 		a, b := t.Corners[i], t.Corners[(i+1)%4]
@@ -439,6 +450,14 @@ func Density(b observation.Board) string {
 
 func (rep *Report) summarise() {
 	rep.All = Group{Name: "all"}
+	rep.Twinned, rep.TwinnedBoards, rep.TwinsMissed, rep.TwinsMissedBoards = guessTwins(rep.Samples)
+	for _, s := range rep.Samples {
+		for i, tw := range s.Twins {
+			if len(tw) > 0 && (s.Err != nil || s.Read[i] != s.Truth[i]) {
+				rep.TwinsRead++
+			}
+		}
+	}
 	bands := map[string]*Group{}
 	lights := map[string]*Group{}
 	dens := map[string]*Group{}
@@ -644,6 +663,10 @@ func (rep Report) WriteText(w io.Writer) {
 	// judged against what is left.
 	fmt.Fprintf(w, "pawns wholly out of the camera's sight: %d, on %d boards; a reader right on every other cell reads at most %.2f%% of cells and %.1f%% of boards perfect\n",
 		rep.Unseen, rep.UnseenBoards, 100*(1-ratio(rep.Unseen, 25*rep.All.Boards)), 100*(1-ratio(rep.UnseenBoards, rep.All.Boards)))
+	// Nor can anyone tell a cell out of sight from its twins: the best is a
+	// guess, the commonest token among them.
+	fmt.Fprintf(w, "cells out of sight that could hold another token out of sight too: %d, on %d boards, %d of them read wrong; guessing each as the commonest, a reader right on every other cell reads at most %.2f%% of cells and %.1f%% of boards perfect\n",
+		rep.Twinned, rep.TwinnedBoards, rep.TwinsRead, 100*(1-ratio(rep.TwinsMissed, 25*rep.All.Boards)), 100*(1-ratio(rep.TwinsMissedBoards, rep.All.Boards)))
 	read := 0
 	for _, h := range rep.ConfHist {
 		read += h[0] + h[1]
