@@ -134,6 +134,9 @@ type Sample struct {
 	// Twins are the tokens a cell out of sight could hold as well (twins),
 	// its own first; nil for the others.
 	Twins [25][]observation.Square
+	// TwinsGuessedWrong counts the cells with twins that guessing the
+	// commonest twin gets wrong (guessTwins sets it).
+	TwinsGuessedWrong int
 }
 
 // WorstCorner is the sample's worst corner error, in pitches.
@@ -155,6 +158,9 @@ type Group struct {
 	// those read exactly right; SeenPerfect the boards with every such
 	// cell right.
 	Seen, SeenTokens, SeenPerfect int
+	// CeilingPerfect counts the boards a reader right on every cell in
+	// sight, guessing the rest as guessTwins does, would read perfectly.
+	CeilingPerfect int
 }
 
 // Report is the harness outcome.
@@ -381,6 +387,9 @@ func measure(rd rendered, reader Reader) Sample {
 
 func (g *Group) add(s Sample) {
 	g.Boards++
+	if s.TwinsGuessedWrong == 0 {
+		g.CeilingPerfect++
+	}
 	for _, h := range s.Hidden {
 		if !h {
 			g.Seen++
@@ -683,11 +692,11 @@ func (rep Report) WriteText(w io.Writer) {
 		}
 	}
 	fmt.Fprintf(w, "recognition time: median %.1f ms, p95 %.1f ms (all cores, see BenchmarkRead for one core)\n\n", quantile(ms, 0.5), quantile(ms, 0.95))
-	fmt.Fprintf(w, "%-22s %6s %8s %8s %9s %9s %7s %8s\n", "group", "boards", "cells%", "perfect%", "corner50%", "corner95%", "seen%", "seenbd%")
+	fmt.Fprintf(w, "%-22s %6s %8s %8s %9s %9s %7s %8s %9s\n", "group", "boards", "cells%", "perfect%", "corner50%", "corner95%", "seen%", "seenbd%", "ceiling%")
 	groups := append(append([]Group{rep.All}, rep.Bands...), rep.Lightings...)
 	for _, g := range append(groups, rep.Densities...) {
-		fmt.Fprintf(w, "%-22s %6d %8.2f %8.1f %9.2f %9.2f %7.2f %8.1f\n", g.Name, g.Boards, 100*g.CellAccuracy(), 100*g.PerfectShare(),
-			100*g.CornerQuantile(0.5), 100*g.CornerQuantile(0.95), 100*g.SeenAccuracy(), 100*g.SeenPerfectShare())
+		fmt.Fprintf(w, "%-22s %6d %8.2f %8.1f %9.2f %9.2f %7.2f %8.1f %9.1f\n", g.Name, g.Boards, 100*g.CellAccuracy(), 100*g.PerfectShare(),
+			100*g.CornerQuantile(0.5), 100*g.CornerQuantile(0.95), 100*g.SeenAccuracy(), 100*g.SeenPerfectShare(), 100*ratio(g.CeilingPerfect, g.Boards))
 	}
 	fmt.Fprintf(w, "\nconfusion (rows true, columns read; only non-empty rows):\n%5s", "")
 	for _, c := range Classes {

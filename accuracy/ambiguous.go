@@ -55,7 +55,7 @@ func twins(s sim.Scene, i int, sight sim.CellSight) []observation.Square {
 // guessTwins counts, over samples, the cells with twins and the boards
 // with one, and of them the cells and boards a reader gets wrong that
 // guesses each as its commonest twin by the tokens' share of all the
-// samples' cells.
+// samples' cells; it sets each sample's TwinsGuessedWrong.
 func guessTwins(samples []Sample) (cells, boards, wrong, wrongBoards int) {
 	share := map[observation.Square]int{}
 	for _, s := range samples {
@@ -63,7 +63,9 @@ func guessTwins(samples []Sample) (cells, boards, wrong, wrongBoards int) {
 			share[sq]++
 		}
 	}
-	for _, s := range samples {
+	for k := range samples {
+		s := &samples[k]
+		s.TwinsGuessedWrong = 0
 		has, miss := false, false
 		for i, tw := range s.Twins {
 			if len(tw) == 0 {
@@ -79,6 +81,7 @@ func guessTwins(samples []Sample) (cells, boards, wrong, wrongBoards int) {
 			}
 			if best != s.Truth[i] {
 				wrong++
+				s.TwinsGuessedWrong++
 				miss = true
 			}
 		}

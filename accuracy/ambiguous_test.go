@@ -81,4 +81,12 @@ func TestGuessTwins(t *testing.T) {
 	if rep.TwinsRead != 2 {
 		t.Errorf("the reader read %d twinned cells wrong: want 2", rep.TwinsRead)
 	}
+	for k, want := range []int{0, 1, 1, 0} {
+		if got := rep.Samples[k].TwinsGuessedWrong; got != want {
+			t.Errorf("board %d: %d twinned cells guessed wrong, want %d", k, got, want)
+		}
+	}
+	if rep.All.CeilingPerfect != 2 {
+		t.Errorf("%d boards perfect at the ceiling: want 2", rep.All.CeilingPerfect)
+	}
 }
