@@ -71,6 +71,12 @@ func TestHarness(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	switch {
+	case *movedBy < 0:
+		t.Fatalf("-movedby %v: want a spread of 0 pitches or more", *movedBy)
+	case *movedBy > 0 && !*trueCorners:
+		t.Fatalf("-movedby %v moves the true corners: add -truecorners", *movedBy)
+	}
 	r := vision.NewReader()
 	defer r.Close()
 	var rep Report
