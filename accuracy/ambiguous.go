@@ -42,7 +42,7 @@ func twins(s sim.Scene, i int, sight sim.CellSight) []observation.Square {
 			continue
 		}
 		s.Board[i] = t
-		if outOfSight(sim.Sight(s)[i]) {
+		if outOfSight(sim.SightOf(s, i)) {
 			out = append(out, t)
 		}
 	}

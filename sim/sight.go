@@ -44,6 +44,12 @@ func Sight(s Scene) [observation.Size * observation.Size]CellSight {
 	return out
 }
 
+// SightOf is Sight for cell i alone.
+func SightOf(s Scene, i int) CellSight {
+	w := build(&s)
+	return w.cellSight(newTracer(w), i, s.Board[i])
+}
+
 // cellSight samples cell i's top and pawn; a point is seen when the ray
 // from the camera first meets a piece of cell i, or the board at the
 // point itself.

@@ -47,3 +47,16 @@ func TestSight(t *testing.T) {
 		})
 	}
 }
+
+// TestSightOf: one cell's sight is what Sight gives for it among all.
+func TestSightOf(t *testing.T) {
+	for seed := int64(5000); seed < 5004; seed++ {
+		s := RandomScene(seed)
+		all := Sight(s)
+		for i := range all {
+			if got := SightOf(s, i); got != all[i] {
+				t.Errorf("seed %d cell %d: SightOf %+v, Sight %+v", seed, i, got, all[i])
+			}
+		}
+	}
+}

@@ -129,7 +129,7 @@ func jitteredReads(r *Reader, s int64, m gocv.Mat, truth sim.Truth, jitters []fl
 		if jit < 0 {
 			res, err = r.Read(m)
 			// A grid lost altogether teaches nothing about a cell.
-			if err == nil && worstCornerOff(res.Corners, truth.Corners) > 0.15*pitch {
+			if err == nil && cornerErr(res.Corners, truth.Corners) > 0.15*pitch {
 				continue
 			}
 		} else {
@@ -140,13 +140,4 @@ func jitteredReads(r *Reader, s int64, m gocv.Mat, truth sim.Truth, jitters []fl
 		}
 		fn(res, float64(r.full.w)/float64(r.px.w))
 	}
-}
-
-// worstCornerOff is the largest distance between found and true corners.
-func worstCornerOff(found, truth [4][2]float64) float64 {
-	worst := 0.0
-	for k := range found {
-		worst = math.Max(worst, math.Hypot(found[k][0]-truth[k][0], found[k][1]-truth[k][1]))
-	}
-	return worst
 }
