@@ -135,6 +135,8 @@ type Reader struct {
 	corner      cornerNet
 	cornerGuess [4][2]float64
 	cornerOK    bool
+	// traceGrid, when set (TraceGrid), receives the corners at each stage.
+	traceGrid func(stage string, corners [4][2]float64)
 	// secondCorner is the second corner network (secondOpinion), run
 	// only where the search runs; secondGuess its corners when secondOK.
 	secondCorner cornerNet
@@ -249,6 +251,23 @@ func (r *Reader) ReadWithCorners(img gocv.Mat, corners [4][2]float64) (Result, e
 	return r.read(img, &corners)
 }
 
+// TraceGrid has f receive the grid's corners (full resolution, A1 A5 E5
+// E1) at each stage of the reads that follow, nil to stop: "guess" (the
+// corner network's), "grid" (the grid found, on the dividers' plane),
+// "onGrid" (the corners reported for it, lowered to the cells; again for
+// each grid read), "refit" (boardChecks' refit), "refined" (the
+// refinement network's, where its reading is kept) and "final". A
+// development aid: later stages undo good corners on some frames (the
+// eightieth session's notes), and this shows which.
+func (r *Reader) TraceGrid(f func(stage string, corners [4][2]float64)) { r.traceGrid = f }
+
+// trace passes a stage's corners to the TraceGrid hook, if any.
+func (r *Reader) trace(stage string, c [4][2]float64) {
+	if r.traceGrid != nil {
+		r.traceGrid(stage, c)
+	}
+}
+
 // ReadImage reads a Go image (e.g. a sim frame); a convenience for tests.
 func (r *Reader) ReadImage(img image.Image) (Result, error) {
 	m, err := gocv.ImageToMatRGB(img)
@@ -320,6 +339,10 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 		if !found {
 			return res, ErrNoGrid
 		}
+		if near == nil && r.cornerOK {
+			r.trace("guess", r.cornerGuess)
+		}
+		r.trace("grid", cornersOf(h))
 	}
 	// onGrid reads the cells on grid h.
 	onGrid := func(h homography) error {
@@ -332,6 +355,7 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 		}
 		if corners == nil {
 			res.Corners = lowered(h, res.Corners, src.Cols(), src.Rows(), r.dropAt(h, nil))
+			r.trace("onGrid", res.Corners)
 		}
 		// Cells are read on the reduced frame. A grid read after another
 		// of this frame's (settleGrid's after pickByCells) takes the
@@ -412,6 +436,7 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 		r.cc.decideAll(&res)
 	}
 	res.GridConfidence = gridConf
+	r.trace("final", res.Corners)
 	r.confIn = r.confFeatures(res.Board, res.Confidence, gridConf, corners == nil && r.gridUnsure)
 	if confModelInUse() {
 		res.Confidence = calibrated(r.confIn, confWeights)
@@ -438,6 +463,7 @@ func (r *Reader) boardChecks(h homography, scale float64, w, hh int, res *Result
 	}
 	if c, ok := r.sparseCorners(h, res.Board, scale, w, hh); ok {
 		res.Corners = c
+		r.trace("refit", c)
 		r.readOnCorners(c, scale, res)
 		// The refit can settle on other lines of a pattern that runs on
 		// (squared paper filling the frame: the search's grid stood

@@ -247,5 +247,6 @@ func (r *Reader) refineRead(gridConf, scale float64, res *Result) {
 	}
 	if r.readSurerOn(c, scale, res) {
 		res.Corners = c
+		r.trace("refined", c)
 	}
 }
