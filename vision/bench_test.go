@@ -17,6 +17,9 @@ var benchSeeds = []int64{1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007}
 
 // BenchmarkRead times recognition alone (decoding excluded) per frame, over
 // several simulated frames rendered off the clock, at the two usual sizes.
+// For one core run it under taskset -c 0 with -cpu 1: -cpu holds Go's
+// threads only, and OpenCV's own spread over every core they may (on two
+// cores 58-69 ms a 1280x720 frame without taskset, a steady 67 with it).
 func BenchmarkRead(b *testing.B) { benchRead(b, readSearch) }
 
 // BenchmarkReadWithCorners times the same frames read with their true
