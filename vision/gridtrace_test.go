@@ -111,11 +111,7 @@ func TestGridStages(t *testing.T) {
 // stageLine is one TSV line: each corner's distance from the truth's and
 // the worst, in pitches of the true grid.
 func stageLine(seed int64, stage string, c, truth [4][2]float64) string {
-	pitch := 0.0
-	for i := 0; i < 4; i++ {
-		a, b := truth[i], truth[(i+1)%4]
-		pitch += math.Hypot(a[0]-b[0], a[1]-b[1]) / 20
-	}
+	pitch := gridPitch(truth)
 	s := fmt.Sprintf("%d\t%s", seed, stage)
 	worst := 0.0
 	for k := range c {

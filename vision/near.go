@@ -227,12 +227,18 @@ func (r *Reader) screenScore(hf homography, scale float64, w, h int) float64 {
 // pitchErr is the worst corner distance between grids c and t, in pitches
 // of t.
 func pitchErr(c, t [4][2]float64) float64 {
+	return cornerErr(c, t) / gridPitch(t)
+}
+
+// gridPitch is grid t's mean cell pitch in pixels: its outline's length
+// over the 20 cell sides along it.
+func gridPitch(t [4][2]float64) float64 {
 	pitch := 0.0
 	for i := 0; i < 4; i++ {
 		a, b := t[i], t[(i+1)%4]
 		pitch += math.Hypot(a[0]-b[0], a[1]-b[1]) / 20
 	}
-	return cornerErr(c, t) / pitch
+	return pitch
 }
 
 // cornerErr is the worst corner distance between grids c and t, in pixels.
