@@ -2,8 +2,10 @@ package vision
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"math/rand"
+	"os"
 	"testing"
 
 	"companion/sim"
@@ -245,4 +247,49 @@ func benchFrame(b *testing.B) (gocv.Mat, sim.Truth) {
 		b.Fatal(err)
 	}
 	return m, truth
+}
+
+var patchNetFile = flag.String("patchnetfile", "", "BenchmarkPatchNetAllCells times this ONNX file (the patch network's inputs, output \"corr\" of nHyp values a row) instead of the kept patch network")
+
+// BenchmarkPatchNetAllCells times a network on the patch network's inputs
+// for all 25 cells of the first benchmark frame (read at its true corners,
+// the patches sampled off the clock): the kept patch network (what the
+// third look would cost were every cell unsure), or -patchnetfile's, such
+// as a cell network trained on the patches alone (solo_train.py). Run it
+// on one core (taskset -c 0).
+func BenchmarkPatchNetAllCells(b *testing.B) {
+	m, truth := benchFrame(b)
+	defer m.Close()
+	r := NewReader()
+	defer r.Close()
+	var err error
+	withoutPatchNet(func() { _, err = r.ReadWithCorners(m, truth.Corners) })
+	if err != nil {
+		b.Fatal(err)
+	}
+	r.cc.samplePatches(&r.full, float64(r.full.w)/float64(r.px.w), allCells[:])
+	pix, extra := r.cc.patchPix, r.cc.patchExtra
+	net := &r.patch
+	if *patchNetFile != "" {
+		file, err := os.ReadFile(*patchNetFile)
+		if err != nil {
+			b.Fatal(err)
+		}
+		net = &patchNet{}
+		defer net.close()
+		for i, rows := range patchRows {
+			if err := net.runs[i].load(file, *patchNetFile, []int{rows, patchChannels, patchSide, patchSide}); err != nil {
+				b.Fatal(err)
+			}
+			net.runs[i].extra = gocv.NewMatWithSizes([]int{rows, patchExtra}, gocv.MatTypeCV32F)
+		}
+		net.ready = true
+	}
+	var lp [25][nHyp]float64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := net.correct(pix, extra, lp[:]); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
