@@ -105,6 +105,38 @@ def uneven_light(p):
     return p * gain.unsqueeze(1)
 
 
+def jitter_light(p):
+    """A batch of patches p (float, 0-255) with their brightness, contrast
+    and colour balance jittered and the light made uneven."""
+    n = p.shape[0]
+    p = p * (1 + 0.3 * (torch.rand(n, 1, 1, 1) - 0.5)) + 40 * (torch.rand(n, 1, 1, 1) - 0.5) \
+        + 10 * (torch.rand(n, 3, 1, 1).repeat(1, CHANNELS // 3, 1, 1) - 0.5)
+    return uneven_light(p)
+
+
+def train_epochs(net, n, epochs, batch_loss, batch=256):
+    """Trains net for epochs over n cells in shuffled batches (AdamW, a
+    one-cycle schedule peaking at 2e-3) and yields (epoch, mean loss,
+    seconds) after each. batch_loss(idx) gives the loss of cells idx (a
+    sorted numpy array)."""
+    steps = epochs * (n // batch)
+    opt = torch.optim.AdamW(net.parameters(), lr=1e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=2e-3, total_steps=steps, pct_start=0.15)
+    for ep in range(epochs):
+        net.train()
+        start, total = time.time(), 0.0
+        perm = np.random.permutation(n)
+        nb = n // batch
+        for i in range(nb):
+            loss = batch_loss(np.sort(perm[i * batch:(i + 1) * batch]))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item()
+        yield ep, total / nb, time.time() - start
+
+
 def export_onnx(net, out):
     """Writes net (a PatchNet, or any module with its inputs and output)
     as the ONNX file the reader loads."""
@@ -155,35 +187,19 @@ def main():
     emean = te.mean(0)
     esd = np.maximum(te.std(0), 1e-3)
     net = PatchNet(emean, esd)
-    batch = 256
-    steps = epochs * (len(tp) // batch)
-    opt = torch.optim.AdamW(net.parameters(), lr=1e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=2e-3, total_steps=steps, pct_start=0.15)
     right = lambda r: (cells - cwrong - (len(cl) - r)) / cells
     base, now = evaluate(net, cp, ce, cl)
     print(f'check cells right: second look {right(base):.4f}, untrained {right(now):.4f}', flush=True)
-    for ep in range(epochs):
-        net.train()
-        start, total = time.time(), 0.0
-        perm = np.random.permutation(len(tp))
-        nb = len(perm) // batch
-        for i in range(nb):
-            idx = np.sort(perm[i * batch:(i + 1) * batch])
-            p = torch.from_numpy(tp[idx]).float()
-            p = p * (1 + 0.3 * (torch.rand(batch, 1, 1, 1) - 0.5)) + 40 * (torch.rand(batch, 1, 1, 1) - 0.5) \
-                + 10 * (torch.rand(batch, 3, 1, 1).repeat(1, CHANNELS // 3, 1, 1) - 0.5)
-            p = uneven_light(p)
-            e = torch.from_numpy(te[idx])
-            y = torch.from_numpy(tl[idx])
-            loss = F.cross_entropy(e[:, :NHYP] + net(p, e), y)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += loss.item()
+
+    def batch_loss(idx):
+        p = jitter_light(torch.from_numpy(tp[idx]).float())
+        e = torch.from_numpy(te[idx])
+        return F.cross_entropy(e[:, :NHYP] + net(p, e), torch.from_numpy(tl[idx]))
+
+    for ep, loss, secs in train_epochs(net, len(tp), epochs, batch_loss):
         base, now = evaluate(net, cp, ce, cl)
-        print(f'epoch {ep}: loss {total / nb:.4f}; check cells right: second look {right(base):.4f}, with the third {right(now):.4f} '
-              f'({time.time() - start:.0f} s)', flush=True)
+        print(f'epoch {ep}: loss {loss:.4f}; check cells right: second look {right(base):.4f}, with the third {right(now):.4f} '
+              f'({secs:.0f} s)', flush=True)
         net.eval()
         export_onnx(net, out)
         torch.save(net.state_dict(), out + '.pt')

@@ -24,29 +24,17 @@ cells' logits. Needs PyTorch (Debian's python3-torch).
 """
 import os
 import sys
-import time
 import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-PATCH, CHANNELS, NHYP, EXTRA = 32, 12, 17, 21
+from patchnet_train import CHANNELS, EXTRA, NHYP, PATCH, jitter_light, load, train_epochs
+
 GEOM = EXTRA - NHYP
 WIDTHS = [int(x) for x in os.environ.get('WIDTHS', '24,48,64,64').split(',')]
 STRIDE1 = os.environ.get('STRIDE1', '0') == '1'
 SEED = int(os.environ.get('SEED', '1'))
-
-
-def load_one(prefix):
-    label = np.fromfile(prefix + '_label.bin', dtype=np.uint8).astype(np.int64)
-    pix = np.fromfile(prefix + '_pix.bin', dtype=np.uint8).reshape(-1, CHANNELS, PATCH, PATCH)
-    extra = np.fromfile(prefix + '_extra.bin', dtype='<f4').reshape(-1, EXTRA)
-    return pix, extra, label
-
-
-def load(prefixes):
-    parts = [load_one(p) for p in prefixes.split(',')]
-    return tuple(np.concatenate(a) for a in zip(*parts))
 
 
 def conv(cin, cout, stride=1):
@@ -72,19 +60,6 @@ class Solo(nn.Module):
         f = self.features((patch - 127.5) / 64.0).flatten(1)
         g = (geom - self.gmean) / self.gsd
         return self.fc(torch.cat([f, g], 1))
-
-
-def uneven_light(p):
-    n = p.shape[0]
-    ax = torch.linspace(-0.5, 0.5, PATCH)
-    y, x = ax.view(1, PATCH, 1), ax.view(1, 1, PATCH)
-    gx, gy = (torch.rand(n, 1, 1) - 0.5) * 0.6, (torch.rand(n, 1, 1) - 0.5) * 0.6
-    gain = 1 + gx * x + gy * y
-    cx, cy = torch.rand(n, 1, 1) * 1.6 - 0.8, torch.rand(n, 1, 1) * 1.6 - 0.8
-    rad = 0.2 + 0.4 * torch.rand(n, 1, 1)
-    spot = (torch.rand(n, 1, 1) < 0.4).float() * 0.5 * torch.rand(n, 1, 1)
-    gain = gain + spot * torch.exp(-((x - cx) ** 2 + (y - cy) ** 2) / (2 * rad ** 2))
-    return p * gain.unsqueeze(1)
 
 
 def evaluate(net, pix, extra, label, batch=2048):
@@ -134,34 +109,17 @@ def main():
     tg = te[:, NHYP:]
     net = Solo(tg.mean(0), np.maximum(tg.std(0), 1e-3))
     print('params', sum(p.numel() for p in net.parameters()), flush=True)
-    batch = 256
-    steps = epochs * (len(tp) // batch)
-    opt = torch.optim.AdamW(net.parameters(), lr=1e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=2e-3, total_steps=steps, pct_start=0.15)
-    for ep in range(epochs):
-        net.train()
-        start, total = time.time(), 0.0
-        perm = np.random.permutation(len(tp))
-        nb = len(perm) // batch
-        for i in range(nb):
-            idx = np.sort(perm[i * batch:(i + 1) * batch])
-            p = torch.from_numpy(tp[idx]).float()
-            p = p * (1 + 0.3 * (torch.rand(batch, 1, 1, 1) - 0.5)) + 40 * (torch.rand(batch, 1, 1, 1) - 0.5) \
-                + 10 * (torch.rand(batch, 3, 1, 1).repeat(1, CHANNELS // 3, 1, 1) - 0.5)
-            p = uneven_light(p)
-            g = torch.from_numpy(tg[idx])
-            y = torch.from_numpy(tl[idx])
-            loss = F.cross_entropy(net(p, g), y)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += loss.item()
+
+    def batch_loss(idx):
+        p = jitter_light(torch.from_numpy(tp[idx]).float())
+        return F.cross_entropy(net(p, torch.from_numpy(tg[idx])), torch.from_numpy(tl[idx]))
+
+    for ep, loss, secs in train_epochs(net, len(tp), epochs, batch_loss):
         lg, ok = evaluate(net, cp, ce, cl)
         ok = ok.numpy()
-        print(f'epoch {ep}: loss {total / nb:.4f}; check wrong solo {int((~ok).sum())} of {len(ok)}, '
+        print(f'epoch {ep}: loss {loss:.4f}; check wrong solo {int((~ok).sum())} of {len(ok)}, '
               f'both wrong {int((~ok & ~reading).sum())}, solo only {int((~ok & reading).sum())}, reading only {int((ok & ~reading).sum())} '
-              f'({time.time() - start:.0f} s)', flush=True)
+              f'({secs:.0f} s)', flush=True)
         torch.save(net.state_dict(), out + '.pt')
         np.save(out + '_checklogits.npy', lg.numpy())
     net.eval()
