@@ -249,13 +249,13 @@ func benchFrame(b *testing.B) (gocv.Mat, sim.Truth) {
 	return m, truth
 }
 
-var patchNetFile = flag.String("patchnetfile", "", "BenchmarkPatchNetAllCells times this ONNX file (the patch network's inputs, output \"corr\" of nHyp values a row) instead of the kept patch network")
+var patchNetFile = flag.String("patchnetfile", "", "BenchmarkPatchNetAllCells times this ONNX file (the patch network's inputs, output \"corr\" of nHyp values a row) instead of the kept patch network (a development flag: OpenCV 4.6 aborts on a file it cannot parse)")
 
 // BenchmarkPatchNetAllCells times a network on the patch network's inputs
 // for all 25 cells of the first benchmark frame (read at its true corners,
 // the patches sampled off the clock): the kept patch network (what the
 // third look would cost were every cell unsure), or -patchnetfile's, such
-// as a cell network trained on the patches alone (solo_train.py). Run it
+// as a cell network trained on the patches alone (solonet_train.py). Run it
 // on one core (taskset -c 0).
 func BenchmarkPatchNetAllCells(b *testing.B) {
 	m, truth := benchFrame(b)
@@ -275,7 +275,9 @@ func BenchmarkPatchNetAllCells(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		net = &patchNet{}
+		// Ready from the start, so that close frees the runs loaded
+		// should a later one fail.
+		net = &patchNet{ready: true}
 		defer net.close()
 		for i, rows := range patchRows {
 			if err := net.runs[i].load(file, *patchNetFile, []int{rows, patchChannels, patchSide, patchSide}); err != nil {
@@ -283,7 +285,6 @@ func BenchmarkPatchNetAllCells(b *testing.B) {
 			}
 			net.runs[i].extra = gocv.NewMatWithSizes([]int{rows, patchExtra}, gocv.MatTypeCV32F)
 		}
-		net.ready = true
 	}
 	var lp [25][nHyp]float64
 	b.ResetTimer()
