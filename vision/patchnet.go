@@ -97,6 +97,9 @@ func unsure(lp *[nHyp]float64) bool {
 type patchNet struct {
 	runs  [len(patchRows)]patchRun
 	ready bool
+	// file is the network's ONNX file; nil for the embedded one (another
+	// is for benchmarks of candidate networks).
+	file []byte
 }
 
 // patchRun is the network loaded to take a fixed number of rows: its
@@ -126,9 +129,13 @@ func (p *patchNet) load() error {
 	if p.ready {
 		return nil
 	}
+	file := p.file
+	if file == nil {
+		file = patchNetONNX
+	}
 	for i, rows := range patchRows {
 		run := &p.runs[i]
-		if err := run.load(patchNetONNX, "the patch network", []int{rows, patchChannels, patchSide, patchSide}); err != nil {
+		if err := run.load(file, "the patch network", []int{rows, patchChannels, patchSide, patchSide}); err != nil {
 			for j := range p.runs[:i] {
 				p.runs[j].close()
 			}

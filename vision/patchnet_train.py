@@ -66,8 +66,8 @@ def load_one(prefix):
     return pix, extra, label
 
 
-def conv(cin, cout):
-    return nn.Sequential(nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+def conv(cin, cout, stride=1):
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
 
 
 class PatchNet(nn.Module):

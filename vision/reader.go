@@ -258,8 +258,9 @@ func (r *Reader) ReadWithCorners(img gocv.Mat, corners [4][2]float64) (Result, e
 // each grid read), "refit" (boardChecks' refit), "refined" (the
 // refinement network's, where its reading is kept) and "final"; where
 // Read falls back to reading near the corner network's grid, a second
-// pass follows, its "final" the one reported. A development aid: later stages undo good corners on some frames (the
-// eightieth session's notes), and this shows which.
+// pass follows, its "final" the one reported. A development aid: later
+// stages undo good corners on some frames (the eightieth session's notes),
+// and this shows which.
 func (r *Reader) TraceGrid(f func(stage string, corners [4][2]float64)) { r.traceGrid = f }
 
 // trace passes a stage's corners to the TraceGrid hook, if any.

@@ -29,16 +29,12 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from patchnet_train import CHANNELS, EXTRA, NHYP, PATCH, jitter_light, load, train_epochs
+from patchnet_train import CHANNELS, EXTRA, NHYP, PATCH, conv, jitter_light, load, train_epochs
 
 GEOM = EXTRA - NHYP
 WIDTHS = [int(x) for x in os.environ.get('WIDTHS', '24,48,64,64').split(',')]
 STRIDE1 = os.environ.get('STRIDE1', '0') == '1'
 SEED = int(os.environ.get('SEED', '1'))
-
-
-def conv(cin, cout, stride=1):
-    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
 
 
 class Solo(nn.Module):
