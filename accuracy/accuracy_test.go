@@ -20,6 +20,7 @@ var (
 	tsvFlag     = flag.String("tsv", "", "with -seeds: also write one line per seed (seed, elevation, built cells, read, worst corner error in pitches, wrong cells, hidden cells and those wrong, each corner's error A1, A5, E5, E1 in pitches, recognition ms) to this file")
 	trueFOV     = flag.Bool("truefov", false, "with -seeds: give the reader each frame's true field of view (a camera whose lens is known)")
 	handsFlag   = flag.String("hands", "", "read these seeds' frames with a hand over the board (sim.AddHand) and print how many were refused, as TABLE.md wants")
+	soloFlag    = flag.String("solo", "", "with -seeds: read the cells with the mean of these patch-only networks (comma-separated ONNX files from vision/solonet_train.py) in place of the reader's own reading (a development flag: OpenCV 4.6 aborts on a file it cannot parse)")
 	cellTSVFlag = flag.String("celltsv", "", "with -seeds: also write one line per cell of the boards read (seed, cell, truth, read, confidence, grid confidence, hidden, worst corner error, the shares of its top, its pawn and the whole pawn in sight (sim.Sight; -1 for no pawn)) to this file")
 )
 
@@ -79,6 +80,19 @@ func TestHarness(t *testing.T) {
 	}
 	r := vision.NewReader()
 	defer r.Close()
+	if *soloFlag != "" {
+		var files [][]byte
+		for _, f := range strings.Split(*soloFlag, ",") {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatalf("-solo: %v", err)
+			}
+			files = append(files, b)
+		}
+		if err := r.UseCellNetworks(files...); err != nil {
+			t.Fatalf("-solo %s: %v", *soloFlag, err)
+		}
+	}
 	var rep Report
 	var opts []Option
 	if *trueFOV {

@@ -246,13 +246,7 @@ var netShifts = [...]pt{{0.04, 0.04}, {-0.04, 0.04}, {0.04, -0.04}, {-0.04, -0.0
 // camera's projections of the shifted board points; the nearer cells'
 // cover (drawBase) stays the unshifted grid's.
 func (c *cellCtx) netFeatures(px *pixels, m *colourModel) {
-	cam := &c.cam
-	o := cam.centre()
-	if c.netIn == nil {
-		rows := 25 * (len(netShifts) + 1)
-		c.netIn, c.netXs = make([]float32, rows*netInputs), make([]float32, rows*netInputs)
-		c.netHids, c.netOut, c.netOne = make([]float32, rows*netHidden), make([][nHyp]float64, rows), make([][nHyp]float64, rows)
-	}
+	c.netRows()
 	for i := 0; i < 25; i++ {
 		row, col := i/5, i%5
 		x := c.netRow(0, i)
@@ -270,17 +264,21 @@ func (c *cellCtx) netFeatures(px *pixels, m *colourModel) {
 			x[q+k] = float32(math.Max(-20, (s-best)/t))
 		}
 		q += nHyp
-		// Where the camera is, seen from the cell, and the cell's size.
-		dx, dy, dz := o[0]-cx, o[1]-cy, o[2]
-		d := math.Sqrt(dx*dx + dy*dy + dz*dz)
-		a, b := cam.project(cx-0.5, cy, 0), cam.project(cx+0.5, cy, 0)
-		x[q], x[q+1], x[q+2] = float32(dx/d), float32(dy/d), float32(dz/d)
-		x[q+3] = float32(math.Hypot(a.X-b.X, a.Y-b.Y) / 50)
+		c.cellGeometry(i, x[q:q+netGeom])
 		for s, sh := range netShifts {
 			xs := c.netRow(s+1, i)
 			q := c.cellPoints(px, m, i, cx+sh.X, cy+sh.Y, xs)
 			copy(xs[q:], x[q:])
 		}
+	}
+}
+
+// netRows makes the cell networks' rows and scratch, once.
+func (c *cellCtx) netRows() {
+	if c.netIn == nil {
+		rows := 25 * (len(netShifts) + 1)
+		c.netIn, c.netXs = make([]float32, rows*netInputs), make([]float32, rows*netInputs)
+		c.netHids, c.netOut, c.netOne = make([]float32, rows*netHidden), make([][nHyp]float64, rows), make([][nHyp]float64, rows)
 	}
 }
 

@@ -200,6 +200,15 @@ func (r *Reader) lenses(h homography) []float64 {
 // readCellsWith is readCells, with the colours given if known.
 func (r *Reader) readCellsWith(h homography, res *Result, known *boardColours) {
 	c, m := &r.cc, &r.model
+	if len(r.solo.nets) > 0 {
+		// A network that fails to run leaves the cells unread (all
+		// bare, unsure); UseCellNetworks loaded them, so that is a fault
+		// of the file given.
+		if err := r.readSolo(h, res); err != nil {
+			*res = Result{Corners: res.Corners}
+		}
+		return
+	}
 	r.useGray()
 	var means, sds [][3]float64
 	var boards []int

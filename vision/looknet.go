@@ -402,14 +402,19 @@ var builtinLookNets = func() lookNets {
 // cell networks' log-probabilities and, with networks ns, adds their
 // corrections to them.
 func (c *cellCtx) secondLook(px *pixels, m *colourModel, ns lookNets) {
-	if len(c.lookIn) != 25*lookInputs {
-		c.lookIn, c.lookXs, c.lookHid = make([]float32, 25*lookInputs), make([]float32, lookInputs), make([]float32, lookHidden)
-	}
+	c.lookRows()
 	for i := 0; i < 25; i++ {
 		x := c.lookIn[i*lookInputs : (i+1)*lookInputs]
 		c.lookInput(px, m, i, &c.netLP[i], x)
 		if len(ns) > 0 {
 			ns.correct(x, c.lookXs, c.lookHid, &c.netLP[i])
 		}
+	}
+}
+
+// lookRows makes the second look's rows and scratch, once.
+func (c *cellCtx) lookRows() {
+	if len(c.lookIn) != 25*lookInputs {
+		c.lookIn, c.lookXs, c.lookHid = make([]float32, 25*lookInputs), make([]float32, lookInputs), make([]float32, lookHidden)
 	}
 }

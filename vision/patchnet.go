@@ -166,6 +166,14 @@ func (p *patchNet) correct(pix []uint8, extra []float32, lp [][nHyp]float64) err
 	if n > 25 || len(pix) != n*patchPixels || len(extra) != n*patchExtra {
 		return fmt.Errorf("vision: internal: the patch network's inputs are %d and %d values for %d cells", len(pix), len(extra), n)
 	}
+	return p.inRuns(n, func(run *patchRun, at, end int) error {
+		return run.correct(pix[at*patchPixels:end*patchPixels], extra[at*patchExtra:end*patchExtra], lp[at:end])
+	})
+}
+
+// inRuns loads the network and calls f for cells [at, end) of n in as few
+// runs as their row counts add up to n exactly (patchRows).
+func (p *patchNet) inRuns(n int, f func(run *patchRun, at, end int) error) error {
 	if err := p.load(); err != nil {
 		return err
 	}
@@ -175,7 +183,7 @@ func (p *patchNet) correct(pix []uint8, extra []float32, lp [][nHyp]float64) err
 			k++
 		}
 		end := at + patchRows[k]
-		if err := p.runs[k].correct(pix[at*patchPixels:end*patchPixels], extra[at*patchExtra:end*patchExtra], lp[at:end]); err != nil {
+		if err := f(&p.runs[k], at, end); err != nil {
 			return err
 		}
 		at = end

@@ -147,6 +147,8 @@ type Reader struct {
 	// BGR), which it samples.
 	patch patchNet
 	full  pixels
+	// solo, when it holds networks, replaces the cells' reading (solo.go).
+	solo soloCells
 	// tiers are the tier look's networks (tiernet.go), pawn and hidden
 	// the pawn look's (pawnlook.go: for cells in sight and for cells
 	// whose top nearer pieces cover), dome the dome look's (domelook.go).
@@ -193,6 +195,7 @@ func (r *Reader) Close() error {
 	r.secondCorner.close()
 	r.hand.close()
 	r.patch.close()
+	r.solo.close()
 	for k := range r.tiers {
 		r.tiers[k].close()
 	}

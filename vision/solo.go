@@ -1,0 +1,115 @@
+package vision
+
+import (
+	"fmt"
+	"math"
+)
+
+// The cells read by patch-only networks: an experiment towards the speed
+// target, not the reader's default. The cells' reading (the colour
+// model, the render-and-compare search, the cell networks and the second
+// look) costs about 20 ms of one core each time a grid is read; networks
+// that see only the third look's patches and the cell's geometry
+// (solonet_train.py) cost 4 to 8 ms for the 25 cells. With them the
+// reading is their mean log-probabilities on the grid's own lens, and
+// the looks run on it as on the reading (SIM_NOTES, eighty-second
+// session).
+
+// soloCells are the networks that replace the cells' reading.
+type soloCells struct {
+	nets []patchNet
+}
+
+func (s *soloCells) close() {
+	for i := range s.nets {
+		s.nets[i].close()
+	}
+	s.nets = nil
+}
+
+// UseCellNetworks makes r read the cells with the mean of the given
+// patch-only networks (ONNX files with the patch network's inputs, "patch"
+// and "extra", giving each cell's log-probabilities as "corr", as
+// solonet_train.py writes them) in place of its own reading; none restores
+// the reading. For experiments (the accuracy harness's -solo) only:
+// OpenCV 4.6 aborts the process on a file it cannot parse or whose
+// inputs are named otherwise.
+func (r *Reader) UseCellNetworks(files ...[]byte) error {
+	r.solo.close()
+	nets := make([]patchNet, len(files))
+	for i, f := range files {
+		nets[i].file = f
+		if err := nets[i].load(); err != nil {
+			for j := range nets[:i] {
+				nets[j].close()
+			}
+			return fmt.Errorf("vision: cell network %d of %d: %w", i+1, len(files), err)
+		}
+	}
+	if len(nets) > 0 {
+		r.solo.nets = nets
+	}
+	return nil
+}
+
+// readSolo reads the cells on grid h (reduced frame) into res with the
+// solo networks: no colours are chosen and only the grid's own lens is
+// tried (the networks were trained on every lens the reading chose).
+func (r *Reader) readSolo(h homography, res *Result) error {
+	c := &r.cc
+	c.setupFocal(h, r.px.w, r.px.h, r.lenses(h)[0])
+	c.netRows()
+	c.lookRows()
+	// The inputs the looks and the confidence take from the reading: the
+	// cells' geometry; no render-and-compare scores (so no pawn veto) and
+	// no cover seen.
+	for i := 0; i < 25; i++ {
+		x := c.netRow(0, i)
+		clear(x)
+		g := x[netInputs-netGeom:]
+		c.cellGeometry(i, g)
+		copy(c.lookIn[(i+1)*lookInputs-netGeom:(i+1)*lookInputs], g)
+		c.netLP[i] = [nHyp]float64{}
+	}
+	c.samplePatches(&r.full, float64(r.full.w)/float64(r.px.w), allCells[:])
+	w := 1 / float64(len(r.solo.nets))
+	for k := range r.solo.nets {
+		err := r.solo.nets[k].inRuns(25, func(run *patchRun, at, end int) error {
+			out, err := run.run(c.patchPix[at*patchPixels:end*patchPixels], c.patchExtra[at*patchExtra:end*patchExtra], (end-at)*nHyp)
+			if err != nil {
+				return err
+			}
+			for j := at; j < end; j++ {
+				for q := range c.netLP[j] {
+					c.netLP[j][q] += w * float64(out[(j-at)*nHyp+q])
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	for s := 0; s <= len(netShifts); s++ {
+		copy(c.netOut[s*25:(s+1)*25], c.netLP[:])
+	}
+	for i := range c.hyp {
+		c.hyp[i] = likeliest(&c.netLP[i])
+	}
+	c.decideAll(res)
+	return nil
+}
+
+// cellGeometry fills g (netGeom values) with where the camera is, seen
+// from cell i's centre (a unit vector), and the cell's width in pixels
+// over 50: the cell networks' and the looks' geometry inputs.
+func (c *cellCtx) cellGeometry(i int, g []float32) {
+	cam := &c.cam
+	o := cam.centre()
+	cx, cy := float64(i%5)+0.5, float64(i/5)+0.5
+	dx, dy, dz := o[0]-cx, o[1]-cy, o[2]
+	d := math.Sqrt(dx*dx + dy*dy + dz*dz)
+	a, b := cam.project(cx-0.5, cy, 0), cam.project(cx+0.5, cy, 0)
+	g[0], g[1], g[2] = float32(dx/d), float32(dy/d), float32(dz/d)
+	g[3] = float32(math.Hypot(a.X-b.X, a.Y-b.Y) / 50)
+}
