@@ -52,6 +52,9 @@ func benchRead(b *testing.B, mode readMode) {
 		b.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(b *testing.B) {
 			r := NewReader()
 			defer r.Close()
+			if err := r.UseCellNetworks(readFileList(b, "-solo", *soloFiles)...); err != nil {
+				b.Fatal(err)
+			}
 			frames, truths := renderFrames(b, benchSeeds, size[0], size[1])
 			var corners [][4][2]float64
 			for k, seed := range benchSeeds {
@@ -248,6 +251,8 @@ func benchFrame(b *testing.B) (gocv.Mat, sim.Truth) {
 	}
 	return m, truth
 }
+
+var soloFiles = flag.String("solo", "", "BenchmarkRead and its kin read the cells with these patch-only networks (comma-separated ONNX files, UseCellNetworks; a development flag: OpenCV 4.6 aborts on a file it cannot parse)")
 
 var patchNetFile = flag.String("patchnetfile", "", "BenchmarkPatchNetAllCells times this ONNX file (the patch network's inputs, output \"corr\" of nHyp values a row) instead of the kept patch network (a development flag: OpenCV 4.6 aborts on a file it cannot parse)")
 

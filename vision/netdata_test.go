@@ -63,3 +63,20 @@ func (e *exportFiles) close(t *testing.T) {
 		}
 	}
 }
+
+// readFileList reads the files named in list (comma-separated; none when
+// empty), given by the flag called name.
+func readFileList(tb testing.TB, name, list string) [][]byte {
+	var out [][]byte
+	if list == "" {
+		return nil
+	}
+	for _, f := range strings.Split(list, ",") {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatalf("%s: %v", name, err)
+		}
+		out = append(out, b)
+	}
+	return out
+}

@@ -20,6 +20,7 @@ var (
 	patchJit        = flag.Float64("patchjitter", 0.04, "with -patchdata: the true corners are moved by this many pitches (s.d.) before each reading")
 	patchReps       = flag.Int("patchreps", 1, "with -patchdata: readings per seed")
 	patchJitSeed    = flag.Int64("patchjitseed", 13, "with -patchdata: added to each sim seed to seed the corners' moves (another value moves them otherwise: more training cells from the same renders)")
+	patchSolo       = flag.String("patchsolo", "", "with -patchdata: read the cells with these patch-only networks (comma-separated ONNX files, UseCellNetworks) so that the patches are sampled on the grid's own lens, as a solo reading samples them")
 	patchOnlyUnsure = flag.Bool("patchunsure", false, "with -patchdata: write only the cells the third look would see (within patchGate); the trainer keeps only those")
 )
 
@@ -44,8 +45,15 @@ func TestPatchNetData(t *testing.T) {
 	seeds := exportSeeds(t, *patchData, *patchCheck, true)
 	defer func(u bool) { usePatchNet = u }(usePatchNet)
 	usePatchNet = false
+	solo := readFileList(t, "-patchsolo", *patchSolo)
 	recs := overSeedList(t, seeds, func(r *Reader, s int64, m gocv.Mat, truth sim.Truth) []patchRecord {
 		r.collectPatches = true
+		if len(solo) > 0 && len(r.solo.nets) == 0 {
+			if err := r.UseCellNetworks(solo...); err != nil {
+				t.Errorf("-patchsolo: %v", err)
+				return nil
+			}
+		}
 		var out []patchRecord
 		pitch := math.Hypot(truth.Corners[1][0]-truth.Corners[0][0], truth.Corners[1][1]-truth.Corners[0][1]) / 5
 		rng := rand.New(rand.NewSource(s + *patchJitSeed))
