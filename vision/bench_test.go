@@ -294,3 +294,21 @@ func BenchmarkPatchNetAllCells(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSamplePatches times sampling the third look's patches (every
+// plane's) for all 25 cells of the first benchmark frame, read at its true
+// corners: what a reading by patch-only networks pays besides them.
+func BenchmarkSamplePatches(b *testing.B) {
+	m, truth := benchFrame(b)
+	defer m.Close()
+	r := NewReader()
+	defer r.Close()
+	if _, err := r.ReadWithCorners(m, truth.Corners); err != nil {
+		b.Fatal(err)
+	}
+	toFull := float64(r.full.w) / float64(r.px.w)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r.cc.samplePatches(&r.full, toFull, allCells[:])
+	}
+}

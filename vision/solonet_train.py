@@ -6,12 +6,19 @@ reading's log-probabilities, trained on every cell (not only the unsure).
 A reading without the render-and-compare search and the colour model would
 be this network; the question is how near it comes to the reader.
 
-Development step (SIM_NOTES, eighty-first session):
+Development step (SIM_NOTES, eighty-first and eighty-second sessions):
 
     cd vision && COMPANION_SIM_CACHE=DIR go test -run 'TestPatchNetData$' \
-        -patchdata A-B -patchjitter 0.012 -patchout PREFIX      # every cell
+        -patchdata A-B -patchjitter 0.012 -patchsolo ANY.onnx \
+        -patchout PREFIX                                        # every cell
     solonet_train.py TRAIN_PREFIX[,PREFIX...] CHECK_PREFIX OUT.onnx [EPOCHS]
     go test -run XXX -bench PatchNetAllCells -cpu 1 -patchnetfile OUT.onnx .
+    cd ../accuracy && go test -run TestHarness -seeds S-T -solo OUT.onnx
+
+-patchsolo (any solo network's file) samples the patches on the grid's own
+lens, as the reader's solo reading (UseCellNetworks) does; without it
+they are sampled on the lens the reading chose, and networks trained so
+read the solo reading's patches worse.
 
 WIDTHS (default 24,48,64,64: the patch network's) sets the convolutions'
 widths, STRIDE1=1 strides the first instead of pooling after it. Each epoch
