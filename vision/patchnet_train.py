@@ -53,17 +53,30 @@ def unsure(extra):
 
 
 def load(prefixes):
-    parts = [load_one(p) for p in prefixes.split(',')]
-    return tuple(np.concatenate(a) for a in zip(*parts))
+    """The cells of every PREFIX in prefixes (comma-separated), read into
+    arrays made once: concatenating copies would need twice the memory
+    (a million cells are 12 GB of patches)."""
+    ps = prefixes.split(',')
+    counts = [os.path.getsize(p + '_label.bin') for p in ps]
+    n = sum(counts)
+    pix = np.empty((n, CHANNELS, PATCH, PATCH), np.uint8)
+    extra = np.empty((n, EXTRA), '<f4')
+    label = np.empty(n, np.int64)
+    at = 0
+    for prefix, c in zip(ps, counts):
+        if os.path.getsize(prefix + '_pix.bin') != c * pix[0].nbytes or os.path.getsize(prefix + '_extra.bin') != c * extra[0].nbytes:
+            sys.exit(f'{prefix}: the patch and extra files do not hold {c} cells, as its labels do')
+        with open(prefix + '_pix.bin', 'rb') as f:
+            if f.readinto(memoryview(pix[at:at + c]).cast('B')) != c * pix[0].nbytes:
+                sys.exit(f'{prefix}_pix.bin: short read')
+        extra[at:at + c] = np.fromfile(prefix + '_extra.bin', dtype='<f4').reshape(-1, EXTRA)
+        label[at:at + c] = np.fromfile(prefix + '_label.bin', dtype=np.uint8)
+        at += c
+    return pix, extra, label
 
 
 def load_one(prefix):
-    label = np.fromfile(prefix + '_label.bin', dtype=np.uint8).astype(np.int64)
-    pix = np.fromfile(prefix + '_pix.bin', dtype=np.uint8).reshape(-1, CHANNELS, PATCH, PATCH)
-    extra = np.fromfile(prefix + '_extra.bin', dtype='<f4').reshape(-1, EXTRA)
-    if not (len(label) == len(pix) == len(extra)):
-        sys.exit(f'{prefix}: {len(pix)} patches, {len(extra)} extras, {len(label)} labels')
-    return pix, extra, label
+    return load(prefix)
 
 
 def conv(cin, cout, stride=1):
