@@ -331,7 +331,8 @@ func (p *pixels) bilinear(x, y float64) [3]float64 {
 	var out [3]float64
 	if xi >= 0 && yi >= 0 && xi+1 < p.w && yi+1 < p.h {
 		// Inside, the four pixels are read directly (a patch's samples
-		// nearly all are): the same sums, in the same order, as below.
+		// nearly all are): the same sums, in the same order, as
+		// bilinearClamped's.
 		i := (yi*p.w + xi) * 3
 		j := i + p.w*3
 		q, s := p.bgr[i:i+6], p.bgr[j:j+6]
@@ -341,6 +342,16 @@ func (p *pixels) bilinear(x, y float64) [3]float64 {
 		}
 		return out
 	}
+	return p.bilinearClamped(x, y)
+}
+
+// bilinearClamped is bilinear with every pixel read through at, which
+// clamps it to the frame.
+func (p *pixels) bilinearClamped(x, y float64) [3]float64 {
+	x0, y0 := math.Floor(x), math.Floor(y)
+	fx, fy := x-x0, y-y0
+	xi, yi := int(x0), int(y0)
+	var out [3]float64
 	for k, w := range [4]float64{(1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy} {
 		a, b, c := p.at(xi+k%2, yi+k/2)
 		out[0] += w * a
