@@ -75,10 +75,6 @@ def load(prefixes):
     return pix, extra, label
 
 
-def load_one(prefix):
-    return load(prefix)
-
-
 def conv(cin, cout, stride=1):
     return nn.Sequential(nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
 

@@ -46,9 +46,7 @@ func (r *Reader) UseCellNetworks(files ...[]byte) error {
 			return fmt.Errorf("vision: cell network %d of %d: %w", i+1, len(files), err)
 		}
 	}
-	if len(nets) > 0 {
-		r.solo.nets = nets
-	}
+	r.solo.nets = nets
 	return nil
 }
 
