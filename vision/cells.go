@@ -102,6 +102,11 @@ type cellCtx struct {
 	// (samplePatches).
 	patchPix   []uint8
 	patchExtra []float32
+	// patchShift moves the patches' samples by this much (board units):
+	// the solo reading's second reading of its unsure cells.
+	patchShift pt
+	// soloLP holds a solo reading's pass over some cells (readSolo).
+	soloLP [25][nHyp]float64
 	// fillBuf is fill's room for the rows' spans; ptX and ptY hold a
 	// cell's sample points for the network (cellPoints).
 	fillBuf []float64

@@ -80,7 +80,10 @@ const patchGate = 6.0
 const patchClip = 2.0
 
 // unsure reports whether log-probabilities lp are within patchGate.
-func unsure(lp *[nHyp]float64) bool {
+func unsure(lp *[nHyp]float64) bool { return lead(lp) < patchGate }
+
+// lead is how far lp's likeliest reading leads the next.
+func lead(lp *[nHyp]float64) float64 {
 	a, b := math.Inf(-1), math.Inf(-1)
 	for _, v := range lp {
 		if v > a {
@@ -89,7 +92,7 @@ func unsure(lp *[nHyp]float64) bool {
 			b = v
 		}
 	}
-	return a-b < patchGate
+	return a - b
 }
 
 // patchNet holds the network, loaded once per row count of patchRows,
@@ -259,7 +262,7 @@ func (c *cellCtx) samplePatches(full *pixels, toFull float64, cells []int) {
 // cell widened by patchMargin each way, from the full-resolution frame
 // full (toFull scales the reduced frame's pixels to it).
 func (c *cellCtx) samplePlane(full *pixels, toFull float64, i int, z float64, side int, q []uint8) {
-	col, row := float64(i%5), float64(i/5)
+	col, row := float64(i%5)+c.patchShift.X, float64(i/5)+c.patchShift.Y
 	step := (1 + 2*patchMargin) / float64(side)
 	n := side * side
 	for gy := 0; gy < side; gy++ {

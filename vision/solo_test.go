@@ -1,6 +1,9 @@
 package vision
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // The embedded patch network stands in for a solo network: it takes the
 // same inputs and gives nHyp values a cell, though corrections, not
@@ -24,7 +27,10 @@ func TestUseCellNetworksReplacesTheReading(t *testing.T) {
 	if solo.Board == own.Board && solo.Confidence == own.Confidence {
 		t.Error("the cells read the same with the stand-in networks as with the reader's own reading")
 	}
-	// Two copies of one network: the reading is the network's own output.
+	// Two copies of one network: the reading is the network's own output
+	// (with no cell read again on shifted grids).
+	defer func(g float64) { soloShiftGate = g }(soloShiftGate)
+	soloShiftGate = 0
 	h, ok := homographyFromCorners(truth.Corners)
 	if !ok {
 		t.Fatal("no homography from the true corners")
@@ -61,5 +67,71 @@ func TestUseCellNetworksReplacesTheReading(t *testing.T) {
 	}
 	if again.Board != own.Board || again.Confidence != own.Confidence {
 		t.Errorf("with no networks given the reading is not the reader's own again:\n%v\nwant\n%v", again.Board, own.Board)
+	}
+}
+
+// The unsure cells are read again on the shifted grids and averaged; the
+// sure ones keep their reading.
+func TestSoloShiftedAveragesTheUnsureCells(t *testing.T) {
+	m, truth := simFrame(t, 20005)
+	defer m.Close()
+	r := NewReader()
+	defer r.Close()
+	if err := r.UseCellNetworks(patchNetONNX); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.ReadWithCorners(m, truth.Corners); err != nil {
+		t.Fatal(err)
+	}
+	toFull := float64(r.full.w) / float64(r.px.w)
+	var base, tmp [25][nHyp]float64
+	if err := r.soloPass(toFull, allCells[:], base[:]); err != nil {
+		t.Fatal(err)
+	}
+	want := base
+	for _, sh := range netShifts {
+		r.cc.patchShift = sh
+		err := r.soloPass(toFull, allCells[:], tmp[:])
+		r.cc.patchShift = pt{}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range want {
+			for k := range want[i] {
+				want[i][k] += tmp[i][k]
+			}
+		}
+	}
+	// A gate between the cells' leads, so that some are read again and
+	// some not.
+	leads := make([]float64, 25)
+	for i := range base {
+		leads[i] = lead(&base[i])
+	}
+	slices.Sort(leads)
+	defer func(g float64) { soloShiftGate = g }(soloShiftGate)
+	soloShiftGate = (leads[12] + leads[13]) / 2
+	got := base
+	if err := r.soloShifted(toFull, &got); err != nil {
+		t.Fatal(err)
+	}
+	moved := 0
+	for i := range got {
+		unsure := lead(&base[i]) < soloShiftGate
+		for k := range got[i] {
+			w := base[i][k]
+			if unsure {
+				w = want[i][k] / float64(len(netShifts)+1)
+			}
+			if d := got[i][k] - w; d > 1e-5 || d < -1e-5 {
+				t.Fatalf("cell %d (unsure %v) hypothesis %d: %v, want %v", i, unsure, k, got[i][k], w)
+			}
+			if got[i][k] != base[i][k] {
+				moved++
+			}
+		}
+	}
+	if moved == 0 {
+		t.Error("no cell's reading changed on the shifted grids")
 	}
 }
