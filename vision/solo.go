@@ -174,4 +174,3 @@ func (c *cellCtx) cellGeometry(i int, g []float32) {
 	g[0], g[1], g[2] = float32(dx/d), float32(dy/d), float32(dz/d)
 	g[3] = float32(math.Hypot(a.X-b.X, a.Y-b.Y) / 50)
 }
-
