@@ -105,8 +105,11 @@ type cellCtx struct {
 	// patchShift moves the patches' samples by this much (board units):
 	// the solo reading's second reading of its unsure cells.
 	patchShift pt
-	// soloLP holds a solo reading's pass over some cells (readSolo).
-	soloLP [25][nHyp]float64
+	// shiftPix, shiftExtra and shiftLP hold the solo reading's unsure
+	// cells' inputs and readings on the shifted grids (soloShifted).
+	shiftPix   []uint8
+	shiftExtra []float32
+	shiftLP    [][nHyp]float64
 	// fillBuf is fill's room for the rows' spans; ptX and ptY hold a
 	// cell's sample points for the network (cellPoints).
 	fillBuf []float64

@@ -90,14 +90,21 @@ func (r *Reader) readSolo(h homography, res *Result) error {
 // log-probabilities into out[j] for cells[j].
 func (r *Reader) soloPass(toFull float64, cells []int, out [][nHyp]float64) error {
 	c := &r.cc
-	for j := range cells {
+	c.samplePatches(&r.full, toFull, cells)
+	return r.soloRun(c.patchPix, c.patchExtra, out[:len(cells)])
+}
+
+// soloRun runs the solo networks on the rows of pix and extra (patchPixels
+// and patchExtra values each), their mean log-probabilities into out[j]
+// for row j.
+func (r *Reader) soloRun(pix []uint8, extra []float32, out [][nHyp]float64) error {
+	for j := range out {
 		out[j] = [nHyp]float64{}
 	}
-	c.samplePatches(&r.full, toFull, cells)
 	w := 1 / float64(len(r.solo.nets))
 	for k := range r.solo.nets {
-		err := r.solo.nets[k].inRuns(len(cells), func(run *patchRun, at, end int) error {
-			v, err := run.run(c.patchPix[at*patchPixels:end*patchPixels], c.patchExtra[at*patchExtra:end*patchExtra], (end-at)*nHyp)
+		err := r.solo.nets[k].inRuns(len(out), func(run *patchRun, at, end int) error {
+			v, err := run.run(pix[at*patchPixels:end*patchPixels], extra[at*patchExtra:end*patchExtra], (end-at)*nHyp)
 			if err != nil {
 				return err
 			}
@@ -138,17 +145,30 @@ func (r *Reader) soloShifted(toFull float64, lp *[25][nHyp]float64) error {
 	if len(cells) == 0 {
 		return nil
 	}
-	var sum [25][nHyp]float64
-	for _, sh := range netShifts {
+	// Every shift's patches go through the networks in one batch: each
+	// run costs about a row's time besides its rows.
+	k := len(cells)
+	rows := k * len(netShifts)
+	if len(c.shiftPix) < rows*patchPixels {
+		c.shiftPix = make([]uint8, 25*len(netShifts)*patchPixels)
+		c.shiftExtra = make([]float32, 25*len(netShifts)*patchExtra)
+		c.shiftLP = make([][nHyp]float64, 25*len(netShifts))
+	}
+	for s, sh := range netShifts {
 		c.patchShift = sh
-		err := r.soloPass(toFull, cells, c.soloLP[:])
+		c.samplePatches(&r.full, toFull, cells)
 		c.patchShift = pt{}
-		if err != nil {
-			return err
-		}
+		copy(c.shiftPix[s*k*patchPixels:], c.patchPix[:k*patchPixels])
+		copy(c.shiftExtra[s*k*patchExtra:], c.patchExtra[:k*patchExtra])
+	}
+	if err := r.soloRun(c.shiftPix[:rows*patchPixels], c.shiftExtra[:rows*patchExtra], c.shiftLP[:rows]); err != nil {
+		return err
+	}
+	var sum [25][nHyp]float64
+	for s := range netShifts {
 		for j := range cells {
 			for q := range sum[j] {
-				sum[j][q] += c.soloLP[j][q]
+				sum[j][q] += c.shiftLP[s*k+j][q]
 			}
 		}
 	}
