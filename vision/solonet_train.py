@@ -6,7 +6,7 @@ reading's log-probabilities, trained on every cell (not only the unsure).
 A reading without the render-and-compare search and the colour model would
 be this network; the question is how near it comes to the reader.
 
-Development step (SIM_NOTES, eighty-first and eighty-second sessions):
+Development step (SIM_NOTES, eighty-first to eighty-third sessions):
 
     cd vision && COMPANION_SIM_CACHE=DIR go test -run 'TestPatchNetData$' \
         -patchdata A-B -patchjitter 0.012 -patchsolo ANY.onnx \
@@ -19,6 +19,10 @@ Development step (SIM_NOTES, eighty-first and eighty-second sessions):
 lens, as the reader's solo reading (UseCellNetworks) does; without it
 they are sampled on the lens the reading chose, and networks trained so
 read the solo reading's patches worse.
+
+The best so far (eighty-third session): WIDTHS=16,32,48,64 STRIDE1=1 on
+every cell of about 4000 frames exported at 0.012, 0.04 and 0.08 pitch,
+6 epochs or more (3 epochs read a tenth more check cells wrong).
 
 WIDTHS (default 24,48,64,64: the patch network's) sets the convolutions'
 widths, STRIDE1=1 strides the first instead of pooling after it. Each epoch
