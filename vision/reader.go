@@ -149,6 +149,8 @@ type Reader struct {
 	full  pixels
 	// solo, when it holds networks, replaces the cells' reading (solo.go).
 	solo soloCells
+	// soloLookNets are the solo look's networks (sololook.go).
+	soloLookNets soloCells
 	// tiers are the tier look's networks (tiernet.go), pawn and hidden
 	// the pawn look's (pawnlook.go: for cells in sight and for cells
 	// whose top nearer pieces cover), dome the dome look's (domelook.go).
@@ -196,6 +198,7 @@ func (r *Reader) Close() error {
 	r.hand.close()
 	r.patch.close()
 	r.solo.close()
+	r.soloLookNets.close()
 	for k := range r.tiers {
 		r.tiers[k].close()
 	}
@@ -450,6 +453,7 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 			res.Confidence[i] *= gridConf
 		}
 	}
+	r.soloLook(toFull, &res)
 	res.Millis = float64(time.Since(start).Microseconds()) / 1000
 	return res, nil
 }

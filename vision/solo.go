@@ -70,10 +70,10 @@ func (r *Reader) readSolo(h homography, res *Result) error {
 		c.netLP[i] = [nHyp]float64{}
 	}
 	toFull := float64(r.full.w) / float64(r.px.w)
-	if err := r.soloPass(toFull, allCells[:], c.netLP[:]); err != nil {
+	if err := r.soloPass(r.solo.nets, toFull, allCells[:], c.netLP[:]); err != nil {
 		return err
 	}
-	if err := r.soloShifted(toFull, &c.netLP); err != nil {
+	if err := r.soloShifted(r.solo.nets, toFull, allCells[:], c.netLP[:]); err != nil {
 		return err
 	}
 	for s := 0; s <= len(netShifts); s++ {
@@ -86,24 +86,24 @@ func (r *Reader) readSolo(h homography, res *Result) error {
 	return nil
 }
 
-// soloPass reads cells with the solo networks, their mean
+// soloPass reads cells with the networks nets, their mean
 // log-probabilities into out[j] for cells[j].
-func (r *Reader) soloPass(toFull float64, cells []int, out [][nHyp]float64) error {
+func (r *Reader) soloPass(nets []patchNet, toFull float64, cells []int, out [][nHyp]float64) error {
 	c := &r.cc
 	c.samplePatches(&r.full, toFull, cells)
-	return r.soloRun(c.patchPix, c.patchExtra, out[:len(cells)])
+	return soloRun(nets, c.patchPix, c.patchExtra, out[:len(cells)])
 }
 
-// soloRun runs the solo networks on the rows of pix and extra (patchPixels
-// and patchExtra values each), their mean log-probabilities into out[j]
-// for row j.
-func (r *Reader) soloRun(pix []uint8, extra []float32, out [][nHyp]float64) error {
+// soloRun runs the networks nets on the rows of pix and extra
+// (patchPixels and patchExtra values each), their mean log-probabilities
+// into out[j] for row j.
+func soloRun(nets []patchNet, pix []uint8, extra []float32, out [][nHyp]float64) error {
 	for j := range out {
 		out[j] = [nHyp]float64{}
 	}
-	w := 1 / float64(len(r.solo.nets))
-	for k := range r.solo.nets {
-		err := r.solo.nets[k].inRuns(len(out), func(run *patchRun, at, end int) error {
+	w := 1 / float64(len(nets))
+	for k := range nets {
+		err := nets[k].inRuns(len(out), func(run *patchRun, at, end int) error {
 			v, err := run.run(pix[at*patchPixels:end*patchPixels], extra[at*patchExtra:end*patchExtra], (end-at)*nHyp)
 			if err != nil {
 				return err
@@ -132,22 +132,23 @@ func (r *Reader) soloRun(pix []uint8, extra []float32, out [][nHyp]float64) erro
 // It costs 3-5 ms a read on one core (BenchmarkRead, ReadWithCorners).
 var soloShiftGate = 4.0
 
-// soloShifted reads the unsure cells of the solo reading lp again
-// on the shifted grids and averages.
-func (r *Reader) soloShifted(toFull float64, lp *[25][nHyp]float64) error {
+// soloShifted reads again, with the networks nets, those of cells whose
+// reading lp[j] (cells[j]'s) is unsure on the shifted grids, and
+// averages.
+func (r *Reader) soloShifted(nets []patchNet, toFull float64, cells []int, lp [][nHyp]float64) error {
 	c := &r.cc
-	var cells []int
-	for i := range lp {
-		if lead(&lp[i]) < soloShiftGate {
-			cells = append(cells, i)
+	var again, at []int
+	for j, i := range cells {
+		if lead(&lp[j]) < soloShiftGate {
+			again, at = append(again, i), append(at, j)
 		}
 	}
-	if len(cells) == 0 {
+	if len(again) == 0 {
 		return nil
 	}
 	// Every shift's patches go through the networks in one batch: each
 	// run costs about a row's time besides its rows.
-	k := len(cells)
+	k := len(again)
 	rows := k * len(netShifts)
 	if len(c.shiftPix) < rows*patchPixels {
 		c.shiftPix = make([]uint8, 25*len(netShifts)*patchPixels)
@@ -156,26 +157,22 @@ func (r *Reader) soloShifted(toFull float64, lp *[25][nHyp]float64) error {
 	}
 	for s, sh := range netShifts {
 		c.patchShift = sh
-		c.samplePatches(&r.full, toFull, cells)
+		c.samplePatches(&r.full, toFull, again)
 		c.patchShift = pt{}
 		copy(c.shiftPix[s*k*patchPixels:], c.patchPix[:k*patchPixels])
 		copy(c.shiftExtra[s*k*patchExtra:], c.patchExtra[:k*patchExtra])
 	}
-	if err := r.soloRun(c.shiftPix[:rows*patchPixels], c.shiftExtra[:rows*patchExtra], c.shiftLP[:rows]); err != nil {
+	if err := soloRun(nets, c.shiftPix[:rows*patchPixels], c.shiftExtra[:rows*patchExtra], c.shiftLP[:rows]); err != nil {
 		return err
 	}
-	var sum [25][nHyp]float64
-	for s := range netShifts {
-		for j := range cells {
-			for q := range sum[j] {
-				sum[j][q] += c.shiftLP[s*k+j][q]
-			}
-		}
-	}
 	n := float64(len(netShifts) + 1)
-	for j, i := range cells {
-		for q := range lp[i] {
-			lp[i][q] = (lp[i][q] + sum[j][q]) / n
+	for m, j := range at {
+		for q := range lp[j] {
+			sum := 0.0
+			for s := range netShifts {
+				sum += c.shiftLP[s*k+m][q]
+			}
+			lp[j][q] = (lp[j][q] + sum) / n
 		}
 	}
 	return nil

@@ -85,13 +85,13 @@ func TestSoloShiftedAveragesTheUnsureCells(t *testing.T) {
 	}
 	toFull := float64(r.full.w) / float64(r.px.w)
 	var base, tmp [25][nHyp]float64
-	if err := r.soloPass(toFull, allCells[:], base[:]); err != nil {
+	if err := r.soloPass(r.solo.nets, toFull, allCells[:], base[:]); err != nil {
 		t.Fatal(err)
 	}
 	want := base
 	for _, sh := range netShifts {
 		r.cc.patchShift = sh
-		err := r.soloPass(toFull, allCells[:], tmp[:])
+		err := r.soloPass(r.solo.nets, toFull, allCells[:], tmp[:])
 		r.cc.patchShift = pt{}
 		if err != nil {
 			t.Fatal(err)
@@ -112,7 +112,7 @@ func TestSoloShiftedAveragesTheUnsureCells(t *testing.T) {
 	defer func(g float64) { soloShiftGate = g }(soloShiftGate)
 	soloShiftGate = (leads[12] + leads[13]) / 2
 	got := base
-	if err := r.soloShifted(toFull, &got); err != nil {
+	if err := r.soloShifted(r.solo.nets, toFull, allCells[:], got[:]); err != nil {
 		t.Fatal(err)
 	}
 	moved := 0

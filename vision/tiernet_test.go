@@ -113,6 +113,7 @@ func TestTierLookTurnsLevels(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders frames")
 	}
+	withoutSoloLook(t) // it reads these cells too
 	defer func(u, u23 bool) { useTierNet, useTier23Net = u, u23 }(useTierNet, useTier23Net)
 	r := NewReader()
 	defer r.Close()
