@@ -1,6 +1,10 @@
 package vision
 
-import "testing"
+import (
+	"testing"
+
+	"companion/sim"
+)
 
 // withoutSoloLook switches the solo look off for the rest of test t: tests
 // of the steps before it see their own reading.
@@ -11,10 +15,10 @@ func withoutSoloLook(t *testing.T) {
 }
 
 // readBoth reads seed's frame with a fresh reader without the solo look,
-// and with it.
-func readBoth(t *testing.T, seed int64) (without, with Result) {
+// and with it; truth is the frame's.
+func readBoth(t *testing.T, seed int64) (without, with Result, truth sim.Truth) {
 	t.Helper()
-	m, _ := simFrame(t, seed)
+	m, truth := simFrame(t, seed)
 	defer m.Close()
 	read := func(on bool) Result {
 		defer func(u bool) { useSoloLook = u }(useSoloLook)
@@ -27,7 +31,7 @@ func readBoth(t *testing.T, seed int64) (without, with Result) {
 		}
 		return res
 	}
-	return read(false), read(true)
+	return read(false), read(true), truth
 }
 
 // The solo look changes only unsure cells' readings, never a confidence
@@ -42,8 +46,7 @@ func TestSoloLookPutsRightUnsureCells(t *testing.T) {
 		{20017, 7},  // a blue pawn on level 3 read on level 2
 		{20112, 22}, // level 1 read as 2
 	} {
-		without, with := readBoth(t, tc.seed)
-		_, truth := simFrame(t, tc.seed)
+		without, with, truth := readBoth(t, tc.seed)
 		if with.Confidence != without.Confidence || with.Corners != without.Corners {
 			t.Errorf("seed %d: the solo look moved confidences or corners", tc.seed)
 		}
