@@ -41,48 +41,45 @@ var useSoloLook = true
 // takes them up.
 const soloLookSure = 1000
 
-// soloLook reads the unsure cells in sight of res (the finished reading,
-// the cell context's netLP its log-probabilities) with the look's network,
-// and puts its reading into res where it is sure; it reports whether any
-// cell changed.
-func (r *Reader) soloLook(toFull float64, res *Result) bool {
-	if !useSoloLook || r.full.w == 0 || len(r.cc.lookIn) != 25*lookInputs {
-		return false
-	}
-	var at [25]int
-	n := 0
+// soloLookCells are the cells of res the solo look reads: in sight, and
+// less sure than soloLookBelow (confIn holds res's confidence features).
+func soloLookCells(res *Result, confIn *[25][nConfFeatures]float64) []int {
+	var cells []int
 	for i, p := range res.Confidence {
-		if p < soloLookBelow && r.confIn[i][confTopCover] < hiddenCover {
-			at[n] = i
-			n++
+		if p < soloLookBelow && confIn[i][confTopCover] < hiddenCover {
+			cells = append(cells, i)
 		}
 	}
-	if n == 0 {
-		return false
+	return cells
+}
+
+// soloLook reads the unsure cells in sight of res (the finished reading,
+// the cell context's netLP its log-probabilities) with the look's network,
+// and puts its reading into res where it is sure.
+func (r *Reader) soloLook(toFull float64, res *Result) {
+	if !useSoloLook || r.full.w == 0 || len(r.cc.lookIn) != 25*lookInputs {
+		return
+	}
+	cells := soloLookCells(res, &r.confIn)
+	if len(cells) == 0 {
+		return
 	}
 	if len(r.soloLookNets.nets) == 0 {
 		r.soloLookNets.nets = []patchNet{{file: soloLookONNX}}
 	}
-	nets, cells := r.soloLookNets.nets, at[:n]
+	nets, n := r.soloLookNets.nets, len(cells)
 	var lp [25][nHyp]float64
 	// A network that does not load leaves the reading: the file is built
 	// in, so that is a build fault TestSoloLook catches.
 	if r.soloPass(nets, toFull, cells, lp[:n]) != nil || r.soloShifted(nets, toFull, cells, lp[:n]) != nil {
-		return false
+		return
 	}
 	r.looksOn(toFull, cells, lp[:n])
-	changed := false
 	for j, i := range cells {
-		k := likeliest(&lp[j])
-		if probability(&lp[j], k) < soloLookTrust {
-			continue
-		}
-		if sq := hypSquare(k); sq != res.Board[i] {
-			res.Board[i], res.plainBoard[i] = sq, sq
-			changed = true
+		if k := likeliest(&lp[j]); probability(&lp[j], k) >= soloLookTrust {
+			res.Board[i], res.plainBoard[i] = hypSquare(k), hypSquare(k)
 		}
 	}
-	return changed
 }
 
 // looksOn lets the looks correct the log-probabilities lp[j] of cells[j]

@@ -100,11 +100,7 @@ func BenchmarkSoloLook(b *testing.B) {
 		if err != nil {
 			continue
 		}
-		for i, p := range res.Confidence {
-			if p < soloLookBelow && r.confIn[i][confTopCover] < hiddenCover {
-				cells++
-			}
-		}
+		cells += len(soloLookCells(&res, &r.confIn))
 		reads = append(reads, read{r, res})
 	}
 	if len(reads) == 0 {
