@@ -8,14 +8,15 @@
 #
 # DIR holds each seed's render with a hand and without (`companion render
 # --seed N --count K --hand --out DIR` and the same without --hand).
-# Defaults: 60200-61499 to train, 60000-60199 to check. Never the
+# Defaults: 60200-61399 to train, 60000-60199 to check, 20 epochs (the
+# kept network's). Never the
 # hold-out (100000 on).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:?usage: scripts/train-handnet.sh DIR [TRAIN_SEEDS [CHECK_SEEDS [EPOCHS]]]}
-train=${2:-60200-61499}
+train=${2:-60200-61399}
 check=${3:-60000-60199}
-epochs=${4:-12}
+epochs=${4:-20}
 
 bash scripts/setup.sh
 bash scripts/debian-packages.sh train-handnet "about a minute" python3-torch python3-numpy

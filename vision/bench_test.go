@@ -197,6 +197,13 @@ func BenchmarkHandNet(b *testing.B) {
 	defer m.Close()
 	var n handNet
 	defer n.close()
+	if *handONNX != "" {
+		data, err := os.ReadFile(*handONNX)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n.onnx = data
+	}
 	if _, err := n.logit(m); err != nil {
 		b.Fatal(err)
 	}
