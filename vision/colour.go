@@ -47,6 +47,8 @@ type colourModel struct {
 	// centres); the board label is then the broad "anything else" alone.
 	noBoard bool
 	scratch [4][]float64 // boardFromMap's samples
+	// colourMemo is the C kernel's memo of colours seen (colour_ll).
+	colourMemo []colourMemoSlot
 	// colours are the learned histograms; nil means the built-in ones.
 	colours *Colours
 }

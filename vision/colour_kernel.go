@@ -31,13 +31,34 @@ static int clampi(int v, int hi) { return v < 0 ? 0 : (v > hi ? hi : v); }
 // colour_ll fills the seven label planes over the rectangle, pixel by
 // pixel with the same operations in the same order as the Go loop it
 // replaces, so the planes are the same to the last bit.
+//
+// A pixel's seven values depend on its colour alone, and a frame's board
+// repeats its colours (about four pixels in five in a direct-mapped memo of
+// the last colours seen): memo (colour_memo_size entries, any contents)
+// keeps each slot's colour and values, and a pixel whose colour is in its
+// slot copies them instead of computing them again.
+enum { colour_memo_bits = 14, colour_memo_size = 1 << colour_memo_bits };
+typedef struct {
+	uint32_t key; // the colour (b, g, r bytes) plus one; 0: empty
+	float v[7];
+} colour_memo;
+
 static void colour_ll(colour_params p, const uint8_t *bgr, const double *logSum,
 		const double *bgHist, const float *obj, int nBins, const double *l1p, int nl1p,
-		float *p0, float *p1, float *p2, float *p3, float *p4, float *p5, float *p6) {
+		float *p0, float *p1, float *p2, float *p3, float *p4, float *p5, float *p6,
+		colour_memo *memo) {
 	float *objPlanes[5] = {p1, p2, p3, p4, p5};
+	for (int i = 0; i < colour_memo_size; i++) memo[i].key = 0;
 	for (int y = p.y0; y < p.y1; y++) {
 		for (int x = p.x0; x < p.x1; x++) {
 			long o = (long)y * p.w + x;
+			uint32_t key = ((uint32_t)bgr[3 * o] | (uint32_t)bgr[3 * o + 1] << 8 | (uint32_t)bgr[3 * o + 2] << 16) + 1;
+			colour_memo *slot = &memo[(key * 2654435761u) >> (32 - colour_memo_bits)];
+			if (slot->key == key) {
+				p0[o] = slot->v[0], p1[o] = slot->v[1], p2[o] = slot->v[2], p3[o] = slot->v[3];
+				p4[o] = slot->v[4], p5[o] = slot->v[5], p6[o] = slot->v[6];
+				continue;
+			}
 			double r = bgr[3 * o + 2], g = bgr[3 * o + 1], b = bgr[3 * o];
 			double s = r + g + b + 24;
 			double l = logSum[(int)(r + g + b)];
@@ -71,6 +92,9 @@ static void colour_ll(colour_params p, const uint8_t *bgr, const double *logSum,
 				if (dl > -p.sideSpan && dl < 0.3)
 					p1[o] = (float)log_add_exp(gc + p.gSide, learned + p.lSide, l1p, nl1p);
 			}
+			slot->key = key;
+			slot->v[0] = p0[o], slot->v[1] = p1[o], slot->v[2] = p2[o], slot->v[3] = p3[o];
+			slot->v[4] = p4[o], slot->v[5] = p5[o], slot->v[6] = p6[o];
 		}
 	}
 }
@@ -123,6 +147,23 @@ func (m *colourModel) computeC(px *pixels, rect image.Rectangle, k colourKernelA
 	p.x0, p.y0, p.x1, p.y1 = C.int(rect.Min.X), C.int(rect.Min.Y), C.int(rect.Max.X), C.int(rect.Max.Y)
 	C.colour_ll(p, (*C.uint8_t)(&px.bgr[0]), (*C.double)(&logSum[0]), (*C.double)(&m.bgHist[0]),
 		(*C.float)(unsafe.Pointer(&obj[0][0])), nBins, (*C.double)(&log1pExpTable[0]), C.int(len(log1pExpTable)),
-		plane(m.ll[0]), plane(m.ll[1]), plane(m.ll[2]), plane(m.ll[3]), plane(m.ll[4]), plane(m.ll[5]), plane(m.ll[6]))
+		plane(m.ll[0]), plane(m.ll[1]), plane(m.ll[2]), plane(m.ll[3]), plane(m.ll[4]), plane(m.ll[5]), plane(m.ll[6]),
+		m.memo())
 	return true
+}
+
+// colourMemoSlot is the C colour_memo's layout, so that Go owns the memo.
+type colourMemoSlot struct {
+	key uint32
+	v   [7]float32
+}
+
+var _ = [1]struct{}{}[unsafe.Sizeof(colourMemoSlot{})-C.sizeof_colour_memo]
+
+// memo gives the kernel's colour memo, made on first use: 512 KB a model.
+func (m *colourModel) memo() *C.colour_memo {
+	if m.colourMemo == nil {
+		m.colourMemo = make([]colourMemoSlot, C.colour_memo_size)
+	}
+	return (*C.colour_memo)(unsafe.Pointer(&m.colourMemo[0]))
 }

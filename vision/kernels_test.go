@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand"
 	"testing"
+
+	"gocv.io/x/gocv"
 )
 
 // kernelFrame is a w x h frame of random pixels with a colour model whose
@@ -41,12 +43,39 @@ func randomPlanes(rng *rand.Rand, m *colourModel, n int, depth float64) {
 }
 
 // TestComputeKernelMatchesGo: the C loop fills the colour model's planes
-// exactly as the Go loop does, bit for bit, block colour or not.
+// exactly as the Go loop does, bit for bit, block colour or not, on a frame
+// of random colours and on one of a few colours repeated (the kernel's
+// memo of colours seen, which must not outlive a call's constants).
 func TestComputeKernelMatchesGo(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
-	for _, tc := range []struct{ hasBlock, noBoard bool }{{true, false}, {false, false}, {true, true}, {false, true}} {
+	for _, tc := range []struct {
+		hasBlock, noBoard bool
+		palette           int // 0: every pixel random
+	}{{true, false, 0}, {false, false, 0}, {true, true, 0}, {false, true, 0}, {true, false, 40}, {false, true, 40}} {
 		px, m := kernelFrame(rng, 97, 61, tc.hasBlock, tc.noBoard)
+		if tc.palette > 0 {
+			colours := make([][3]uint8, tc.palette)
+			for i := range colours {
+				colours[i] = [3]uint8{uint8(rng.Intn(256)), uint8(rng.Intn(256)), uint8(rng.Intn(256))}
+			}
+			for i := 0; i < len(px.bgr); i += 3 {
+				copy(px.bgr[i:i+3], colours[rng.Intn(len(colours))][:])
+			}
+		}
 		rect := image.Rect(3, 5, 90, 58)
+		is := [3]float64{1 / m.sd[0], 1 / m.sd[1], 1 / m.sd[2]}
+		ib := [3]float64{1 / m.blockSD[0], 1 / m.blockSD[1], 1 / m.blockSD[2]}
+		k := colourKernelArgs{is: is, ib: ib, gBoard: -1.5, lBg: math.Log(0.4), gChroma: 2.5, gTop: 0.3, lTop: math.Log(0.6), gSide: -0.9, lSide: math.Log(0.7)}
+		// A call with other constants first (every log-likelihood raised by
+		// 2): its memo of colours must not serve the calls after it.
+		other := k
+		for _, v := range []*float64{&other.gBoard, &other.lBg, &other.gChroma, &other.gTop, &other.lTop, &other.gSide, &other.lSide} {
+			*v += 2
+		}
+		for l := range m.ll {
+			m.ll[l] = make([]float32, px.w*px.h)
+		}
+		m.computeC(px, rect.Inset(-1), other, &m.lut().obj)
 		m.compute(px, rect) // the C loop
 		got := make([][]float32, nPlanes)
 		for l := range got {
@@ -55,9 +84,6 @@ func TestComputeKernelMatchesGo(t *testing.T) {
 				m.ll[l][i] = float32(math.NaN())
 			}
 		}
-		is := [3]float64{1 / m.sd[0], 1 / m.sd[1], 1 / m.sd[2]}
-		ib := [3]float64{1 / m.blockSD[0], 1 / m.blockSD[1], 1 / m.blockSD[2]}
-		k := colourKernelArgs{is: is, ib: ib, gBoard: -1.5, lBg: math.Log(0.4), gChroma: 2.5, gTop: 0.3, lTop: math.Log(0.6), gSide: -0.9, lSide: math.Log(0.7)}
 		// Both loops with the same constants.
 		if !m.computeC(px, rect.Inset(-1), k, &m.lut().obj) {
 			t.Fatal("computeC refused a frame that fits")
@@ -224,13 +250,30 @@ func BenchmarkPointFeatures(b *testing.B) {
 
 // BenchmarkColourCompute: the colour model's planes over a 440 x 280
 // region of a 640 x 360 reduced frame, with a block colour.
+//
+// random: every pixel a random colour; frame: the benchmark frame shrunk
+// as a reading shrinks it, whose colours repeat as a board's do.
 func BenchmarkColourCompute(b *testing.B) {
 	rng := rand.New(rand.NewSource(4))
 	const w, h = 640, 360
 	px, m := kernelFrame(rng, w, h, true, false)
 	rect := image.Rect(100, 50, 540, 330)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		m.compute(px, rect)
+	b.Run("random", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			m.compute(px, rect)
+		}
+	})
+	frame, _ := benchFrame(b)
+	defer frame.Close()
+	small := gocv.NewMat()
+	defer small.Close()
+	gocv.Resize(frame, &small, image.Pt(w, h), 0, 0, gocv.InterpolationArea)
+	if err := px.load(small); err != nil {
+		b.Fatal(err)
 	}
+	b.Run("frame", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			m.compute(px, rect)
+		}
+	})
 }
