@@ -41,7 +41,7 @@ func TestReadRefusesHands(t *testing.T) {
 			t.Errorf("seed %d without a hand: refused as not settled (logit %.2f)", seed, r.handLogit)
 		}
 	}
-	// Of 200 unseen seeds' hand frames 184 are refused (SIM_NOTES).
+	// Of 200 unseen seeds' hand frames 175 are refused (SIM_NOTES).
 	if refused < n*3/4 {
 		t.Errorf("%d of %d frames with a hand refused as not settled, want at least %d", refused, n, n*3/4)
 	}
