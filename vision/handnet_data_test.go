@@ -19,6 +19,9 @@ var (
 	handData = flag.String("handdata", "", "write the hand network's frames for these sim seeds (ranges a-b,c-d) to -handout")
 	handDir  = flag.String("handdir", "", "with -handdata: the folder of renders (seed-N.jpg, and seed-N-hand.jpg from `companion render --hand`)")
 	handOut  = flag.String("handout", "", "with -handdata: the files' prefix (PREFIX_img.bin, PREFIX_label.bin)")
+	// Frames of spare pieces on a table with no board (sparesScene) must
+	// not pass for hands either: a player shown no board is told so.
+	handSpares = flag.String("handspares", "", "with -handdata or -handlogits: also these seeds' frames of spare pieces with no board (sparesScene; ranges a-b,c-d), as clear frames")
 )
 
 // TestHandNetData writes the hand network's training or check frames
@@ -42,8 +45,30 @@ func TestHandNetData(t *testing.T) {
 		out.w[1].WriteByte(byte(label))
 		counts[label]++
 	})
+	eachSparesFrame(t, func(_ int64, m gocv.Mat) {
+		gocv.Resize(m, &small, image.Pt(cornerNetW, cornerNetH), 0, 0, gocv.InterpolationArea)
+		out.w[0].Write(small.ToBytes())
+		out.w[1].WriteByte(0)
+		counts[0]++
+	})
 	out.close(t)
 	t.Logf("%d frames without a hand, %d with, written to %s_*", counts[0], counts[1], *handOut)
+}
+
+// eachSparesFrame calls fn with each -handspares seed's frame of spare
+// pieces with no board; fn must not keep the frame.
+func eachSparesFrame(t *testing.T, fn func(seed int64, m gocv.Mat)) {
+	if *handSpares == "" {
+		return
+	}
+	for _, rg := range strings.Split(*handSpares, ",") {
+		a, b := seedRange(t, rg, false)
+		for s := a; s <= b; s++ {
+			m := sparesFrame(t, s)
+			fn(s, m)
+			m.Close()
+		}
+	}
 }
 
 // eachHandFrame calls fn with each of seeds' frames found in -handdir,
@@ -117,6 +142,20 @@ func TestHandLogits(t *testing.T) {
 			top, topSeed = z, s
 		}
 	})
+	spareTop, spareSeed := math.Inf(-1), int64(0)
+	eachSparesFrame(t, func(s int64, m gocv.Mat) {
+		z, err := n.logit(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Printf("%d\tspares\t%.3f\n", s, z)
+		if z > spareTop {
+			spareTop, spareSeed = z, s
+		}
+	})
+	if *handSpares != "" {
+		t.Logf("no-board frames: highest logit %.2f (spares seed %d)", spareTop, spareSeed)
+	}
 	above := func(zs []float64, th float64) int {
 		k := 0
 		for _, z := range zs {
@@ -126,8 +165,10 @@ func TestHandLogits(t *testing.T) {
 		}
 		return k
 	}
-	t.Logf("clear frames %d, highest logit %.2f (seed %d), above handThreshold %.1f: %d", len(clear), top, topSeed, handThreshold, above(clear, handThreshold))
-	for _, th := range []float64{top, top + 0.6, 2.5, handThreshold, 4} {
+	t.Logf("clear frames %d, highest logit %.2f (seed %d), above handThreshold %.2f: %d", len(clear), top, topSeed, handThreshold, above(clear, handThreshold))
+	// The rule: 0.6 above the highest clear frame, board or none.
+	rule := math.Max(top, spareTop) + 0.6
+	for _, th := range []float64{top, rule, 2.5, handThreshold, 4} {
 		t.Logf("hand frames above %.2f: %d of %d", th, above(hand, th), len(hand))
 	}
 }
