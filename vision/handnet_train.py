@@ -25,6 +25,7 @@ import torch.nn.functional as F
 
 W, H = 256, 144
 CLEAR_WEIGHT = float(os.environ.get('HAND_CLEAR_WEIGHT', '2'))
+# HAND_SEED picks the run: the clear frames' tail moves between runs.
 
 
 def load(prefix):
@@ -89,8 +90,9 @@ def main():
     train_prefix, check_prefix, out = sys.argv[1:4]
     epochs = int(sys.argv[4]) if len(sys.argv) > 4 else 12
     torch.set_num_threads(len(os.sched_getaffinity(0)))
-    torch.manual_seed(1)
-    np.random.seed(1)
+    seed = int(os.environ.get('HAND_SEED', '1'))
+    torch.manual_seed(seed)
+    np.random.seed(seed)
     ti, tl = load(train_prefix)
     ci, cl = load(check_prefix)
     print(f'{len(ti)} training frames ({int(tl.sum())} with a hand), {len(ci)} check frames', flush=True)
