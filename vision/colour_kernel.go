@@ -33,8 +33,8 @@ static int clampi(int v, int hi) { return v < 0 ? 0 : (v > hi ? hi : v); }
 // replaces, so the planes are the same to the last bit.
 //
 // A pixel's seven values depend on its colour alone, and a frame's board
-// repeats its colours (about four pixels in five in a direct-mapped memo of
-// the last colours seen): memo (colour_memo_size entries, any contents)
+// repeats its colours (two pixels in three to three in four found in a memo of
+// the colours last seen, direct-mapped): memo (colour_memo_size entries)
 // keeps each slot's colour and values, and a pixel whose colour is in its
 // slot copies them instead of computing them again.
 enum { colour_memo_bits = 14, colour_memo_size = 1 << colour_memo_bits };
