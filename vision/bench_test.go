@@ -195,15 +195,8 @@ func BenchmarkCornerNet(b *testing.B) {
 func BenchmarkHandNet(b *testing.B) {
 	m, _ := benchFrame(b)
 	defer m.Close()
-	var n handNet
+	n := flagHandNet(b)
 	defer n.close()
-	if *handONNX != "" {
-		data, err := os.ReadFile(*handONNX)
-		if err != nil {
-			b.Fatal(err)
-		}
-		n.onnx = data
-	}
 	if _, err := n.logit(m); err != nil {
 		b.Fatal(err)
 	}

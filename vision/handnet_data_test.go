@@ -96,8 +96,22 @@ func eachHandFrame(t *testing.T, seeds []int64, fn func(seed int64, label int, m
 
 var (
 	handLogits = flag.String("handlogits", "", "print the hand network's logit for these seeds' frames (ranges a-b,c-d) in -handdir, with a hand and without, and the threshold's figures")
-	handONNX   = flag.String("handonnx", "", "with -handlogits: the network file to try (default: the embedded handnet.onnx)")
+	handONNX   = flag.String("handonnx", "", "with -handlogits or BenchmarkHandNet: the network file to try (default: the embedded handnet.onnx)")
 )
+
+// flagHandNet is the hand network to try: -handonnx's file, or the
+// embedded one.
+func flagHandNet(tb testing.TB) *handNet {
+	n := &handNet{}
+	if *handONNX != "" {
+		data, err := os.ReadFile(*handONNX)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		n.onnx = data
+	}
+	return n
+}
 
 // TestHandLogits prints the hand network's logits (development step: how
 // its threshold is chosen). Each seed's frames in -handdir, seed-N.jpg and
@@ -109,15 +123,8 @@ func TestHandLogits(t *testing.T) {
 	if *handLogits == "" || *handDir == "" {
 		t.Skip("run with -handlogits A-B[,C-D] -handdir DIR [-handonnx FILE]")
 	}
-	var n handNet
+	n := flagHandNet(t)
 	defer n.close()
-	if *handONNX != "" {
-		data, err := os.ReadFile(*handONNX)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n.onnx = data
-	}
 	var clear, hand []float64
 	top, topSeed := math.Inf(-1), int64(0)
 	var seeds []int64

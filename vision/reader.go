@@ -434,13 +434,7 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 	// it in every reading, a bare table's spare pieces, seed 191, passed
 	// the board test).
 	toFull := float64(r.full.w) / float64(r.px.w)
-	// Each look works on the odds the one before it left, so all run, in
-	// this order, before the cells are decided again.
-	third := r.thirdLook(toFull)
-	tier := r.tierLook(toFull)
-	pawn := r.pawnLook(toFull)
-	dome := r.domeLook(toFull)
-	if third || tier || pawn || dome {
+	if r.looks(toFull) {
 		r.cc.decideAll(&res)
 	}
 	res.GridConfidence = gridConf
@@ -456,6 +450,18 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 	r.soloLook(toFull, &res)
 	res.Millis = float64(time.Since(start).Microseconds()) / 1000
 	return res, nil
+}
+
+// looks runs the third, tier, pawn and dome looks on the cell context's
+// odds. Each works on the odds the one before it left, so all run, in this
+// order, before the cells are decided again; it says whether any changed
+// them.
+func (r *Reader) looks(toFull float64) bool {
+	third := r.thirdLook(toFull)
+	tier := r.tierLook(toFull)
+	pawn := r.pawnLook(toFull)
+	dome := r.domeLook(toFull)
+	return third || tier || pawn || dome
 }
 
 // boardChecks are the last checks of a board found on grid h (full

@@ -70,7 +70,7 @@ func (r *Reader) soloLook(toFull float64, res *Result) {
 	nets, n := r.soloLookNets.nets, len(cells)
 	var lp [25][nHyp]float64
 	// A network that does not load leaves the reading: the file is built
-	// in, so that is a build fault TestSoloLook catches.
+	// in, so that is a build fault TestSoloLookPutsRightUnsureCells catches.
 	if r.soloPass(nets, toFull, cells, lp[:n]) != nil || r.soloShifted(nets, toFull, cells, lp[:n]) != nil {
 		return
 	}
@@ -98,10 +98,7 @@ func (r *Reader) looksOn(toFull float64, cells []int, lp [][nHyp]float64) {
 	for j, i := range cells {
 		c.netLP[i] = lp[j]
 	}
-	r.thirdLook(toFull)
-	r.tierLook(toFull)
-	r.pawnLook(toFull)
-	r.domeLook(toFull)
+	r.looks(toFull)
 	for j, i := range cells {
 		lp[j] = c.netLP[i]
 	}
