@@ -114,15 +114,20 @@ var refineNetONNX []byte
 // four corner patches, sampled into pix.
 type refineNet struct {
 	onnxNet
-	pix []uint8
+	onnx []byte // the network's file (nil: refineNetONNX)
+	pix  []uint8
 }
 
 func (n *refineNet) load() error {
 	if n.ready {
 		return nil
 	}
+	file := n.onnx
+	if file == nil {
+		file = refineNetONNX
+	}
 	n.pix = make([]uint8, 4*refinePixels)
-	return n.onnxNet.load(refineNetONNX, "the refinement network", []int{4, refineChannels, refineSide, refineSide})
+	return n.onnxNet.load(file, "the refinement network", []int{4, refineChannels, refineSide, refineSide})
 }
 
 // refineOutputs is the network's output a corner: the offset (two values)
@@ -133,12 +138,18 @@ const refineOutputs = 3
 // seen through grid h (full resolution), as refineTargets measures them,
 // and how far off it expects each to be (pitches).
 func (n *refineNet) offsets(full *pixels, h homography) ([4][2]float64, [4]float64, error) {
-	var d [4][2]float64
-	var spread [4]float64
 	if err := n.load(); err != nil {
-		return d, spread, err
+		return [4][2]float64{}, [4]float64{}, err
 	}
 	sampleCornerPatches(full, h, refineReach, n.pix)
+	return n.run()
+}
+
+// run gives the network's offsets and expected errors for the patches in
+// n.pix (loaded).
+func (n *refineNet) run() ([4][2]float64, [4]float64, error) {
+	var d [4][2]float64
+	var spread [4]float64
 	in, err := n.input()
 	if err != nil {
 		return d, spread, err

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"os"
+	"sort"
 	"testing"
 
 	"companion/sim"
@@ -19,6 +21,8 @@ var (
 	refineChk  = flag.Bool("refinecheck", false, "with -refinedata: the seeds are check seeds")
 	refineReps = flag.Int("refinereps", 4, "with -refinedata: jittered grids per seed, besides the cold reading's own")
 	refineFine = flag.Bool("refinefine", false, "with -refinedata: the fine stage's patches (fineReach, fineJitters, and the cold grid after a coarse round besides)")
+	refineJudge  = flag.String("refinejudge", "", "judge the refinement network on an export's grids (PREFIX as -refineout wrote it)")
+	refineONNX = flag.String("refineonnx", "", "with -refinejudge or BenchmarkRefineNet: the network file to try (default: the embedded refinenet.onnx)")
 )
 
 // refineJitters are the spreads (pitches, s.d. per corner, half as much
@@ -122,6 +126,111 @@ func TestRefineNetData(t *testing.T) {
 	}
 	out.close(t)
 	t.Logf("wrote %d grids of %d seeds to %s_*", len(recs), len(seeds), *refineOut)
+}
+
+// flagRefineNet is the refinement network -refineonnx names, or the
+// embedded one.
+func flagRefineNet(tb testing.TB) *refineNet {
+	n := &refineNet{}
+	if *refineONNX != "" {
+		data, err := os.ReadFile(*refineONNX)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		n.onnx = data
+	}
+	return n
+}
+
+// TestRefineNetJudge (development step: a retrained network against the
+// kept one, as OpenCV runs it) prints, for an export's grids, how far
+// the network's corners are off and how its expected errors sort the
+// grids at the spreads the reader's gates use (shortcutSpread,
+// sureShortcutSpread, refineSpread: a grid's worst corner).
+func TestRefineNetJudge(t *testing.T) {
+	if *refineJudge == "" {
+		t.Skip("run with -refinejudge PREFIX [-refineonnx FILE]")
+	}
+	pix, err := os.ReadFile(*refineJudge + "_pix.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	offs, err := os.ReadFile(*refineJudge + "_off.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds, err := os.ReadFile(*refineJudge + "_kind.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	grids := len(kinds)
+	if len(pix) != grids*4*refinePixels || len(offs) != grids*32 {
+		t.Fatalf("%s: %d grids but %d patch bytes and %d offset bytes", *refineJudge, grids, len(pix), len(offs))
+	}
+	n := flagRefineNet(t)
+	defer n.close()
+	if err := n.load(); err != nil {
+		t.Fatal(err)
+	}
+	type grid struct{ before, after, spread float64 } // worst corner of each, pitches
+	byKind := map[byte][]grid{}
+	var cornerErr []float64
+	for g := 0; g < grids; g++ {
+		copy(n.pix, pix[g*4*refinePixels:(g+1)*4*refinePixels])
+		d, spread, err := n.run()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gr grid
+		for k := 0; k < 4; k++ {
+			o := offs[g*32+k*8:]
+			tx := float64(math.Float32frombits(binary.LittleEndian.Uint32(o)))
+			ty := float64(math.Float32frombits(binary.LittleEndian.Uint32(o[4:])))
+			e := math.Hypot(d[k][0]-tx, d[k][1]-ty)
+			cornerErr = append(cornerErr, e)
+			gr.before = math.Max(gr.before, math.Hypot(tx, ty))
+			gr.after = math.Max(gr.after, e)
+			gr.spread = math.Max(gr.spread, spread[k])
+		}
+		byKind[kinds[g]] = append(byKind[kinds[g]], gr)
+	}
+	sort.Float64s(cornerErr)
+	t.Logf("%d grids: corner error median %.4f p90 %.4f", grids, cornerErr[len(cornerErr)/2], cornerErr[len(cornerErr)*9/10])
+	for _, k := range []byte{1, 0} {
+		gs := byKind[k]
+		if len(gs) == 0 {
+			continue
+		}
+		name := map[byte]string{0: "jittered", 1: "cold"}[k]
+		var before, after []float64
+		for _, g := range gs {
+			before, after = append(before, g.before), append(after, g.after)
+		}
+		sort.Float64s(before)
+		sort.Float64s(after)
+		t.Logf("%s grids %d: worst corner median %.4f -> %.4f, p90 %.4f -> %.4f", name, len(gs),
+			before[len(gs)/2], after[len(gs)/2], before[len(gs)*9/10], after[len(gs)*9/10])
+		for _, gate := range []float64{shortcutSpread, sureShortcutSpread, refineSpread} {
+			var in []float64
+			for _, g := range gs {
+				if g.spread <= gate {
+					in = append(in, g.after)
+				}
+			}
+			if len(in) == 0 {
+				t.Logf("  spread <= %.3f: no grid", gate)
+				continue
+			}
+			sort.Float64s(in)
+			far := 0
+			for _, e := range in {
+				if e > 0.05 {
+					far++
+				}
+			}
+			t.Logf("  spread <= %.3f: %d grids, worst corner median %.4f p90 %.4f, %d over 0.05", gate, len(in), in[len(in)/2], in[len(in)*9/10], far)
+		}
+	}
 }
 
 func clampAbs(v, m float64) float64 { return math.Max(-m, math.Min(m, v)) }

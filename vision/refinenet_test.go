@@ -201,7 +201,7 @@ func errStats(v []float64) string {
 
 // BenchmarkRefineNet times one round of the refinement network (sampling
 // the four corners' patches, the network) on a 1280x720 frame. Run it on
-// one core (taskset -c 0).
+// one core (taskset -c 0); -refineonnx tries another file.
 func BenchmarkRefineNet(b *testing.B) {
 	m, truth := benchFrame(b)
 	defer m.Close()
@@ -213,7 +213,7 @@ func BenchmarkRefineNet(b *testing.B) {
 	if !ok {
 		b.Fatal("no grid")
 	}
-	var n refineNet
+	n := flagRefineNet(b)
 	defer n.close()
 	b.ReportAllocs()
 	b.ResetTimer()

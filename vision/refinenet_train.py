@@ -46,11 +46,32 @@ def block(cin, cout, stride):
     return [nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
 
+# ARCH picks the first stages. "full": a 3x3 convolution at the patch's
+# 64x64 samples, then 32x32, 16x16, 8x8 (about 18 M multiply-adds a corner).
+# "slim": a 2x2 patch at stride 2 first (about 10.5 M); "slimmer": besides,
+# no convolution at 32x32 after it (about 7 M).
+ARCH = os.environ.get("REFINE_ARCH", "full")
+
+
+def patchify(cin, cout):
+    return [nn.Conv2d(cin, cout, 2, 2, 0, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+
 class RefineNet(nn.Module):
     def __init__(self):
         super().__init__()
-        layers = block(CH, 16, 1)
-        for cin, cout in [(16, 24), (24, 32), (32, 48)]:
+        if ARCH == "full":
+            layers = block(CH, 16, 1)
+            stages = [(16, 24), (24, 32), (32, 48)]
+        elif ARCH == "slim":
+            layers = patchify(CH, 16) + block(16, 24, 1)
+            stages = [(24, 32), (32, 48)]
+        elif ARCH == "slimmer":
+            layers = patchify(CH, 24)
+            stages = [(24, 32), (32, 48)]
+        else:
+            raise SystemExit("REFINE_ARCH must be full, slim or slimmer, not %r" % ARCH)
+        for cin, cout in stages:
             layers += block(cin, cout, 2) + block(cout, cout, 1)
         layers += block(48, 64, 2)
         self.features = nn.Sequential(*layers)
@@ -109,7 +130,7 @@ def main():
     train, check, out = sys.argv[1], sys.argv[2], sys.argv[3]
     epochs = int(sys.argv[4]) if len(sys.argv) > 4 else 12
     torch.manual_seed(int(os.environ.get("REFINE_SEED", "1")))
-    torch.set_num_threads(os.cpu_count() or 2)
+    torch.set_num_threads(int(os.environ.get("REFINE_THREADS", os.cpu_count() or 2)))
     tp, to, tk = load_all(train)
     cp, co, ck = load_all(check)
     print("train %d corners, check %d" % (len(tp), len(cp)), flush=True)
