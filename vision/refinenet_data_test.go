@@ -16,13 +16,13 @@ import (
 )
 
 var (
-	refineData = flag.String("refinedata", "", "write the refinement network's corner patches for these sim seeds (ranges a-b,c-d) to -refineout")
-	refineOut  = flag.String("refineout", "", "with -refinedata: the files' prefix (PREFIX_pix.bin, PREFIX_off.bin, PREFIX_kind.bin, PREFIX_seeds.txt)")
-	refineChk  = flag.Bool("refinecheck", false, "with -refinedata: the seeds are check seeds")
-	refineReps = flag.Int("refinereps", 4, "with -refinedata: jittered grids per seed, besides the cold reading's own")
-	refineFine = flag.Bool("refinefine", false, "with -refinedata: the fine stage's patches (fineReach, fineJitters, and the cold grid after a coarse round besides)")
-	refineJudge  = flag.String("refinejudge", "", "judge the refinement network on an export's grids (PREFIX as -refineout wrote it)")
-	refineONNX = flag.String("refineonnx", "", "with -refinejudge or BenchmarkRefineNet: the network file to try (default: the embedded refinenet.onnx)")
+	refineData  = flag.String("refinedata", "", "write the refinement network's corner patches for these sim seeds (ranges a-b,c-d) to -refineout")
+	refineOut   = flag.String("refineout", "", "with -refinedata: the files' prefix (PREFIX_pix.bin, PREFIX_off.bin, PREFIX_kind.bin, PREFIX_seeds.txt)")
+	refineChk   = flag.Bool("refinecheck", false, "with -refinedata: the seeds are check seeds")
+	refineReps  = flag.Int("refinereps", 4, "with -refinedata: jittered grids per seed, besides the cold reading's own")
+	refineFine  = flag.Bool("refinefine", false, "with -refinedata: the fine stage's patches (fineReach, fineJitters, and the cold grid after a coarse round besides)")
+	refineJudge = flag.String("refinejudge", "", "judge the refinement network on an export's grids (PREFIX as -refineout wrote it)")
+	refineONNX  = flag.String("refineonnx", "", "with -refinejudge or BenchmarkRefineNet: the network file to try (default: the embedded refinenet.onnx)")
 )
 
 // refineJitters are the spreads (pitches, s.d. per corner, half as much
