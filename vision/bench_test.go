@@ -172,11 +172,12 @@ func BenchmarkCellNets(b *testing.B) {
 
 // BenchmarkCornerNet times the corner network alone (shrinking the frame,
 // the network, reading its maps) on a 1280x720 frame. Run it on one core
-// (taskset -c 0): OpenCV's dnn spreads over all cores it may.
+// (taskset -c 0): OpenCV's dnn spreads over all cores it may. -corneronnx
+// tries another file.
 func BenchmarkCornerNet(b *testing.B) {
 	m, _ := benchFrame(b)
 	defer m.Close()
-	var c cornerNet
+	c := cornerNet{onnx: onnxFlag(b, *cornerONNX)}
 	defer c.close()
 	if _, _, err := c.guess(m); err != nil {
 		b.Fatal(err)
@@ -195,7 +196,7 @@ func BenchmarkCornerNet(b *testing.B) {
 func BenchmarkHandNet(b *testing.B) {
 	m, _ := benchFrame(b)
 	defer m.Close()
-	n := flagHandNet(b)
+	n := &handNet{onnx: onnxFlag(b, *handONNX)}
 	defer n.close()
 	if _, err := n.logit(m); err != nil {
 		b.Fatal(err)

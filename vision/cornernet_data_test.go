@@ -14,6 +14,7 @@ import (
 
 var (
 	cornerData    = flag.String("cornerdata", "", "write the corner network's training frames for these sim seeds (ranges a-b,c-d) to -cornerout")
+	cornerONNX    = flag.String("corneronnx", "", "with BenchmarkCornerNet: the network file to try (default: the embedded cornernet.onnx)")
 	cornerOut     = flag.String("cornerout", "", "with -cornerdata: the files' prefix (PREFIX_img.bin, PREFIX_corners.bin, PREFIX_seeds.txt)")
 	cornerCheck   = flag.Bool("cornercheck", false, "with -cornerdata: the seeds are check seeds (any seeds but the hold-out may be written)")
 	cornerOnlyHas = flag.Bool("cornercached", true, "with -cornerdata: skip seeds not in COMPANION_SIM_CACHE rather than render them")

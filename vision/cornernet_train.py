@@ -43,17 +43,33 @@ def conv(cin, cout, stride=1, dilation=1):
         nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
 
 
+# ARCH: "full" (about 115 M multiply-adds a frame), or "slim" (about 75 M):
+# a 2x2 patch at stride 2 first, and the last decoder stage narrowed by a
+# 1x1 convolution before its 3x3.
+ARCH = os.environ.get('CORNER_ARCH', 'full')
+
+
 class CornerNet(nn.Module):
     # An encoder down to a sixteenth (dilated at the bottom, so that each
     # map cell sees the whole board) and a decoder back to a quarter.
     def __init__(self):
         super().__init__()
-        self.e1 = nn.Sequential(conv(3, 12, 2), conv(12, 12))
-        self.e2 = nn.Sequential(conv(12, 24, 2), conv(24, 24))
+        if ARCH == 'full':
+            e1 = 12
+            self.e1 = nn.Sequential(conv(3, e1, 2), conv(e1, e1))
+        elif ARCH == 'slim':
+            e1 = 16
+            self.e1 = nn.Sequential(nn.Conv2d(3, e1, 2, 2, bias=False), nn.BatchNorm2d(e1), nn.ReLU(inplace=True))
+        else:
+            sys.exit(f'CORNER_ARCH must be full or slim, not {ARCH!r}')
+        self.e2 = nn.Sequential(conv(e1, 24, 2), conv(24, 24))
         self.e3 = nn.Sequential(conv(24, 40, 2), conv(40, 40))
         self.e4 = nn.Sequential(conv(40, 48, 2), conv(48, 48, dilation=2), conv(48, 48, dilation=4))
         self.d3 = conv(48 + 40, 40)
-        self.d2 = conv(40 + 24, 32)
+        if ARCH == 'full':
+            self.d2 = conv(40 + 24, 32)
+        else:
+            self.d2 = nn.Sequential(nn.Conv2d(40 + 24, 24, 1, bias=False), nn.BatchNorm2d(24), nn.ReLU(inplace=True), conv(24, 32))
         self.head = nn.Conv2d(32, 4, 1)
 
     def forward(self, x):
@@ -121,7 +137,7 @@ def main():
         sys.exit(__doc__)
     train_prefix, check_prefix, out = sys.argv[1:4]
     epochs = int(sys.argv[4]) if len(sys.argv) > 4 else 20
-    torch.set_num_threads(os.cpu_count() or 1)
+    torch.set_num_threads(int(os.environ.get('CORNER_THREADS', os.cpu_count() or 1)))
     torch.manual_seed(1)
     np.random.seed(1)
     ti, tc = load(train_prefix)

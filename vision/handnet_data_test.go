@@ -99,18 +99,17 @@ var (
 	handONNX   = flag.String("handonnx", "", "with -handlogits or BenchmarkHandNet: the network file to try (default: the embedded handnet.onnx)")
 )
 
-// flagHandNet is the hand network to try: -handonnx's file, or the
-// embedded one.
-func flagHandNet(tb testing.TB) *handNet {
-	n := &handNet{}
-	if *handONNX != "" {
-		data, err := os.ReadFile(*handONNX)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		n.onnx = data
+// onnxFlag is the network file a flag names (nil, the embedded file, when
+// it names none).
+func onnxFlag(tb testing.TB, path string) []byte {
+	if path == "" {
+		return nil
 	}
-	return n
+	data, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return data
 }
 
 // TestHandLogits prints the hand network's logits (development step: how
@@ -123,7 +122,7 @@ func TestHandLogits(t *testing.T) {
 	if *handLogits == "" || *handDir == "" {
 		t.Skip("run with -handlogits A-B[,C-D] -handdir DIR [-handonnx FILE]")
 	}
-	n := flagHandNet(t)
+	n := &handNet{onnx: onnxFlag(t, *handONNX)}
 	defer n.close()
 	var clear, hand []float64
 	top, topSeed := math.Inf(-1), int64(0)

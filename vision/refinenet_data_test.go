@@ -128,20 +128,6 @@ func TestRefineNetData(t *testing.T) {
 	t.Logf("wrote %d grids of %d seeds to %s_*", len(recs), len(seeds), *refineOut)
 }
 
-// flagRefineNet is the refinement network -refineonnx names, or the
-// embedded one.
-func flagRefineNet(tb testing.TB) *refineNet {
-	n := &refineNet{}
-	if *refineONNX != "" {
-		data, err := os.ReadFile(*refineONNX)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		n.onnx = data
-	}
-	return n
-}
-
 // TestRefineNetJudge (development step: a retrained network against the
 // kept one, as OpenCV runs it) prints, for an export's grids, how far
 // the network's corners are off and how its expected errors sort the
@@ -167,7 +153,7 @@ func TestRefineNetJudge(t *testing.T) {
 	if len(pix) != grids*4*refinePixels || len(offs) != grids*32 {
 		t.Fatalf("%s: %d grids but %d patch bytes and %d offset bytes", *refineJudge, grids, len(pix), len(offs))
 	}
-	n := flagRefineNet(t)
+	n := &refineNet{onnx: onnxFlag(t, *refineONNX)}
 	defer n.close()
 	if err := n.load(); err != nil {
 		t.Fatal(err)

@@ -213,7 +213,7 @@ func BenchmarkRefineNet(b *testing.B) {
 	if !ok {
 		b.Fatal("no grid")
 	}
-	n := flagRefineNet(b)
+	n := &refineNet{onnx: onnxFlag(b, *refineONNX)}
 	defer n.close()
 	b.ReportAllocs()
 	b.ResetTimer()
