@@ -188,14 +188,16 @@ func TestRefineNetJudge(t *testing.T) {
 			continue
 		}
 		name := map[byte]string{0: "jittered", 1: "cold"}[k]
-		var before, after []float64
+		var before, after, spreads []float64
 		for _, g := range gs {
-			before, after = append(before, g.before), append(after, g.after)
+			before, after, spreads = append(before, g.before), append(after, g.after), append(spreads, g.spread)
 		}
 		sort.Float64s(before)
 		sort.Float64s(after)
-		t.Logf("%s grids %d: worst corner median %.4f -> %.4f, p90 %.4f -> %.4f", name, len(gs),
-			before[len(gs)/2], after[len(gs)/2], before[len(gs)*9/10], after[len(gs)*9/10])
+		sort.Float64s(spreads)
+		q := func(v []float64, f float64) float64 { return v[int(f*float64(len(v)-1))] }
+		t.Logf("%s grids %d: worst corner median %.4f -> %.4f, p90 %.4f -> %.4f; largest expected error p25 %.4f p50 %.4f p75 %.4f p90 %.4f", name, len(gs),
+			q(before, 0.5), q(after, 0.5), q(before, 0.9), q(after, 0.9), q(spreads, 0.25), q(spreads, 0.5), q(spreads, 0.75), q(spreads, 0.9))
 		for _, gate := range []float64{shortcutSpread, sureShortcutSpread, refineSpread} {
 			var in []float64
 			for _, g := range gs {
