@@ -9,6 +9,9 @@
 #
 #   scripts/train-cornernet.sh [TRAIN_SEEDS [CHECK_SEEDS [EPOCHS]]]
 #
+# CORNER_ARCH (full, the kept files'; slim) passes through to
+# cornernet_train.py.
+#
 # Seeds are sim seeds (ranges a-b,c-d) already rendered into
 # COMPANION_SIM_CACHE (default /tmp/simcache; `companion render --seed N
 # --out DIR` fills it): defaults 10000-16999 to train, 18000-18999 to

@@ -5,6 +5,11 @@
 #
 #   scripts/train-refinenet.sh [TRAIN_SEEDS [CHECK_SEEDS [EPOCHS]]]
 #
+# REFINE_ARCH (full, the kept file's; slim; slimmer) and REFINE_SEED pass
+# through to refinenet_train.py. Compare a result with the kept file
+# before judging it end to end: `go test -run 'TestRefineNetJudge$' -v
+# ./vision -args -refinejudge CHECK_PREFIX [-refineonnx FILE]`.
+#
 # Seeds are sim seeds (ranges a-b,c-d) already rendered into
 # COMPANION_SIM_CACHE (default /tmp/simcache; the accuracy harness or
 # `companion render --seed N --out DIR` fills it); seeds not rendered are
