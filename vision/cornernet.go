@@ -220,11 +220,7 @@ type cornerNet struct {
 }
 
 func (c *cornerNet) load() error {
-	file := c.onnx
-	if file == nil {
-		file = cornerNetONNX
-	}
-	return c.onnxNet.load(file, "the corner network", nil)
+	return c.onnxNet.load(fileOr(c.onnx, cornerNetONNX), "the corner network", nil)
 }
 
 // guess gives the grid's outer corners (full-resolution pixels) of BGR

@@ -47,11 +47,7 @@ type handNet struct {
 // logit gives the network's logit that BGR frame src has a hand over the
 // board.
 func (n *handNet) logit(src gocv.Mat) (float64, error) {
-	file := n.onnx
-	if file == nil {
-		file = handNetONNX
-	}
-	if err := n.load(file, "the hand network", nil); err != nil {
+	if err := n.load(fileOr(n.onnx, handNetONNX), "the hand network", nil); err != nil {
 		return 0, err
 	}
 	v, err := n.forwardFrame(n.shrink(src), "hand", 1)

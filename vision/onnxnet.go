@@ -20,6 +20,15 @@ type onnxNet struct {
 	ready bool
 }
 
+// fileOr is file, or the embedded file when none is given (a network's
+// onnx field: another file for a second network or a development flag).
+func fileOr(file, embedded []byte) []byte {
+	if file == nil {
+		return embedded
+	}
+	return file
+}
+
 // load reads file as the network called what, once. inShape is the shape
 // of its float32 input Mat, or nil for an empty Mat (a frame resized into
 // it). OpenCV 4.6 aborts the process on a file it cannot parse (gocv

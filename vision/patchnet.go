@@ -132,10 +132,7 @@ func (p *patchNet) load() error {
 	if p.ready {
 		return nil
 	}
-	file := p.file
-	if file == nil {
-		file = patchNetONNX
-	}
+	file := fileOr(p.file, patchNetONNX)
 	for i, rows := range patchRows {
 		run := &p.runs[i]
 		if err := run.load(file, "the patch network", []int{rows, patchChannels, patchSide, patchSide}); err != nil {

@@ -122,12 +122,8 @@ func (n *refineNet) load() error {
 	if n.ready {
 		return nil
 	}
-	file := n.onnx
-	if file == nil {
-		file = refineNetONNX
-	}
 	n.pix = make([]uint8, 4*refinePixels)
-	return n.onnxNet.load(file, "the refinement network", []int{4, refineChannels, refineSide, refineSide})
+	return n.onnxNet.load(fileOr(n.onnx, refineNetONNX), "the refinement network", []int{4, refineChannels, refineSide, refineSide})
 }
 
 // refineOutputs is the network's output a corner: the offset (two values)

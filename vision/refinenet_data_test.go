@@ -209,14 +209,7 @@ func TestRefineNetJudge(t *testing.T) {
 				t.Logf("  spread <= %.3f: no grid", gate)
 				continue
 			}
-			sort.Float64s(in)
-			far := 0
-			for _, e := range in {
-				if e > 0.05 {
-					far++
-				}
-			}
-			t.Logf("  spread <= %.3f: %d grids, worst corner median %.4f p90 %.4f, %d over 0.05", gate, len(in), in[len(in)/2], in[len(in)*9/10], far)
+			t.Logf("  spread <= %.3f: %d grids, worst corner %s", gate, len(in), errStats(in))
 		}
 	}
 }
