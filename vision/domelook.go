@@ -79,7 +79,7 @@ func (r *Reader) domeLook(toFull float64) bool {
 			continue
 		}
 		c.sampleDome(&r.full, toFull, i, odds, r.dome.pix, r.dome.extra)
-		corr, err := r.dome.run.run(r.dome.pix, r.dome.extra, 1)
+		corr, err := r.dome.runBoth(1)
 		if err != nil {
 			return changed
 		}

@@ -134,7 +134,7 @@ func (r *Reader) pawnLook(toFull float64) bool {
 			continue
 		}
 		c.samplePawn(&r.full, toFull, i, level, base, look.pix, look.extra)
-		logits, err := look.run.run(look.pix, look.extra, 4)
+		logits, err := look.runBoth(4)
 		if err != nil {
 			return changed
 		}

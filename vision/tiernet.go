@@ -130,6 +130,7 @@ type cellLook struct {
 	run    patchRun
 	pix    []uint8
 	extra  []float32
+	first  []float32 // runBoth's first outputs
 }
 
 func (n *cellLook) close() { n.run.close() }
@@ -188,7 +189,7 @@ func (r *Reader) tierLook(toFull float64) bool {
 				continue
 			}
 			c.sampleTier(&r.full, toFull, i, occ, t.lower, t.pix, t.extra)
-			corr, err := t.run.run(t.pix, t.extra, 1)
+			corr, err := t.runBoth(1)
 			if err != nil {
 				return changed
 			}
@@ -203,6 +204,51 @@ func (r *Reader) tierLook(toFull float64) bool {
 	}
 	return changed
 }
+
+// lookMirror: a cell look (tier, pawn, dome) judges each cell and its
+// mirror image (the world mirrored left to right, as its trainer shows
+// half its cells) and takes the mean of the two outputs. Five check sets
+// cold: 448 -> 444 cells wrong (16 found, 12 lost), 1794 -> 1793 boards
+// perfect (the tier look alone mirrored: 447, 1795); the hold-out, read
+// once after: 105 -> 103 cells wrong, 434 -> 436 boards perfect. A look's
+// run is about 0.4 ms on one core, and a reading looks at a few cells.
+var lookMirror = true
+
+// runBoth runs the look on its inputs, and on their mirror image where
+// lookMirror asks, giving want outputs (the two's mean). It leaves the
+// inputs mirrored.
+func (n *cellLook) runBoth(want int) ([]float32, error) {
+	out, err := n.run.run(n.pix, n.extra, want)
+	if err != nil || !lookMirror {
+		return out, err
+	}
+	n.first = append(n.first[:0], out...)
+	mirrorLook(n.pix, n.extra)
+	if out, err = n.run.run(n.pix, n.extra, want); err != nil {
+		return nil, err
+	}
+	for k := range out {
+		out[k] = (n.first[k] + out[k]) / 2
+	}
+	return out, nil
+}
+
+// mirrorLook turns a cell look's inputs into its mirror image's in place:
+// each plane's columns reversed and the camera's side across the columns
+// negated (the trainers' mirror).
+func mirrorLook(pix []uint8, extra []float32) {
+	for row := 0; row+tierSide <= len(pix); row += tierSide {
+		r := pix[row : row+tierSide]
+		for a, b := 0, tierSide-1; a < b; a, b = a+1, b-1 {
+			r[a], r[b] = r[b], r[a]
+		}
+	}
+	extra[lookGeomSide] = -extra[lookGeomSide]
+}
+
+// lookGeomSide is the cell looks' extra input for the camera's side
+// across the columns (the trainers' GEOM_SIDE).
+const lookGeomSide = 1 + 4
 
 // tierBound bounds the correction, as the trainer's BOUND does in the
 // graph; it only guards against a file trained otherwise.
