@@ -66,7 +66,7 @@ func (c *cellCtx) fillLookExtra(extra []float32, i int, odds float64, hot int) {
 		extra[1+k] = 0
 	}
 	extra[1+hot] = 1
-	copy(extra[5:], c.lookIn[(i+1)*lookInputs-netGeom:(i+1)*lookInputs])
+	copy(extra[lookGeomSide:], c.lookIn[(i+1)*lookInputs-netGeom:(i+1)*lookInputs])
 }
 
 // cappedOdds adds a look's correction corr, bounded to bound, to the
@@ -246,8 +246,9 @@ func mirrorLook(pix []uint8, extra []float32) {
 	extra[lookGeomSide] = -extra[lookGeomSide]
 }
 
-// lookGeomSide is the cell looks' extra input for the camera's side
-// across the columns (the trainers' GEOM_SIDE).
+// lookGeomSide is where a cell look's extra inputs hold the cell's
+// geometry (after the odds and the one-hot), whose first is the camera's
+// side across the columns (the trainers' GEOM_SIDE).
 const lookGeomSide = 1 + 4
 
 // tierBound bounds the correction, as the trainer's BOUND does in the

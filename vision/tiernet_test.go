@@ -171,3 +171,95 @@ func TestCappedOdds(t *testing.T) {
 		}
 	}
 }
+
+// mirrorLook reverses every plane row of a look's patches and negates the
+// camera's side, and nothing else; done twice it gives the inputs back.
+func TestMirrorLook(t *testing.T) {
+	pix := make([]uint8, tierPixels)
+	for i := range pix {
+		pix[i] = uint8(i * 7)
+	}
+	extra := make([]float32, tierExtra)
+	for i := range extra {
+		extra[i] = float32(i) + 0.5
+	}
+	mp, me := append([]uint8(nil), pix...), append([]float32(nil), extra...)
+	mirrorLook(mp, me)
+	for _, tc := range []struct{ plane, row, col int }{
+		{0, 0, 0}, {0, 0, tierSide - 1}, {2, 17, 5}, {tierChannels - 1, tierSide - 1, 31},
+	} {
+		at := (tc.plane*tierSide+tc.row)*tierSide + tc.col
+		from := (tc.plane*tierSide+tc.row)*tierSide + tierSide - 1 - tc.col
+		if mp[at] != pix[from] {
+			t.Errorf("plane %d row %d column %d: %d, want column %d's %d", tc.plane, tc.row, tc.col, mp[at], tierSide-1-tc.col, pix[from])
+		}
+	}
+	for i := range extra {
+		want := extra[i]
+		if i == lookGeomSide {
+			want = -want
+		}
+		if me[i] != want {
+			t.Errorf("extra[%d] = %v, want %v", i, me[i], want)
+		}
+	}
+	mirrorLook(mp, me)
+	for i := range pix {
+		if mp[i] != pix[i] {
+			t.Fatalf("mirrored twice, pix[%d] = %d, want %d", i, mp[i], pix[i])
+		}
+	}
+	for i := range extra {
+		if me[i] != extra[i] {
+			t.Fatalf("mirrored twice, extra[%d] = %v, want %v", i, me[i], extra[i])
+		}
+	}
+}
+
+// runBoth gives the mean of the look's outputs on a cell and on its
+// mirror image, and with lookMirror off the first alone.
+func TestRunBothIsTheMirrorMean(t *testing.T) {
+	nets := newTierNets()
+	n := &nets[0].cellLook
+	defer n.close()
+	if err := n.load(); err != nil {
+		t.Fatal(err)
+	}
+	fill := func() {
+		for i := range n.pix {
+			n.pix[i] = uint8((i % tierSide) * 4) // a ramp across the columns: not its own mirror
+		}
+		for i := range n.extra {
+			n.extra[i] = 0
+		}
+		n.extra[1], n.extra[lookGeomSide] = 1, 0.3
+	}
+	one := func() float64 {
+		out, err := n.run.run(n.pix, n.extra, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return float64(out[0])
+	}
+	fill()
+	a := one()
+	mirrorLook(n.pix, n.extra)
+	b := one()
+	if a == b {
+		t.Fatalf("the cell and its mirror image give the same %v: the case tests nothing", a)
+	}
+	fill()
+	out, err := n.runBoth(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := float64(out[0]); math.Abs(got-(a+b)/2) > 1e-5 {
+		t.Errorf("runBoth = %v, want the mean of %v and %v", got, a, b)
+	}
+	defer func(m bool) { lookMirror = m }(lookMirror)
+	lookMirror = false
+	fill()
+	if out, err = n.runBoth(1); err != nil || float64(out[0]) != a {
+		t.Errorf("runBoth without the mirror = %v (%v), want %v", out, err, a)
+	}
+}
