@@ -180,8 +180,7 @@ func TestRefineNetJudge(t *testing.T) {
 		}
 		byKind[kinds[g]] = append(byKind[kinds[g]], gr)
 	}
-	sort.Float64s(cornerErr)
-	t.Logf("%d grids: corner error median %.4f p90 %.4f", grids, cornerErr[len(cornerErr)/2], cornerErr[len(cornerErr)*9/10])
+	t.Logf("%d grids: corner error %s", grids, errStats(cornerErr))
 	for _, k := range []byte{1, 0} {
 		gs := byKind[k]
 		if len(gs) == 0 {
