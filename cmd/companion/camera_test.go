@@ -186,6 +186,7 @@ func TestReadBadInput(t *testing.T) {
 		{"render without out", []string{"render", "--seed", "1"}, "out"},
 		{"render from above the zenith", []string{"render", "--seed", "1", "--out", t.TempDir(), "--min-elevation", "95"}, "--min-elevation 95"},
 		{"render with the range upside down", []string{"render", "--seed", "1", "--out", t.TempDir(), "--min-elevation", "70", "--max-elevation", "60"}, "--max-elevation 60"},
+		{"render under an unknown light", []string{"render", "--seed", "1", "--out", t.TempDir(), "--lighting", "candle"}, `--lighting "candle"`},
 		{"accuracy n zero", []string{"accuracy", "--n", "0"}, "--n 0"},
 		{"accuracy near negative", []string{"accuracy", "--near", "-0.5"}, "--near -0.5"},
 	}
@@ -219,7 +220,8 @@ func writePNG(t *testing.T, path string, img image.Image) {
 }
 
 // --min-elevation and --max-elevation render only the seeds whose camera
-// stands within them, and name none of the others.
+// stands within them (and --lighting only those lit so), and name none of
+// the others.
 func TestRenderElevationRange(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders frames")
@@ -228,16 +230,20 @@ func TestRenderElevationRange(t *testing.T) {
 	tests := []struct {
 		name     string
 		min, max float64
+		lighting string
 	}{
-		{"from above", 80, 90},
-		{"from low down", 0, 60},
-		{"between", 55, 80},
+		{"from above", 80, 90, ""},
+		{"from low down", 0, 60, ""},
+		{"between", 55, 80, ""},
+		{"one lamp", 0, 90, "one-lamp"},
+		{"daylight from above 60", 60, 90, "daylight"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var want []string
 			for s := int64(first); s < first+count; s++ {
-				if e := sim.RandomScene(s).Camera.Elevation; e >= tt.min && e <= tt.max {
+				sc := sim.RandomScene(s)
+				if e := sc.Camera.Elevation; e >= tt.min && e <= tt.max && (tt.lighting == "" || sc.Lighting == tt.lighting) {
 					want = append(want, fmt.Sprintf("seed-%d.jpg", s))
 				}
 			}
@@ -248,6 +254,9 @@ func TestRenderElevationRange(t *testing.T) {
 			io, _, out, errOut := testStreams()
 			args := []string{"render", "--seed", fmt.Sprint(first), "--count", fmt.Sprint(count),
 				"--min-elevation", fmt.Sprint(tt.min), "--max-elevation", fmt.Sprint(tt.max), "--out", dir}
+			if tt.lighting != "" {
+				args = append(args, "--lighting", tt.lighting)
+			}
 			if code := run(args, io); code != 0 {
 				t.Fatalf("render exit %d: %s", code, errOut)
 			}

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -19,7 +21,13 @@ type renderOptions struct {
 	// lower or higher (degrees): training data for the reader's views from
 	// near above, or from low down where towers hide cells.
 	MinElevation, MaxElevation float64
+	// Lighting, when set, skips the seeds lit otherwise: more training
+	// frames of the light the reader finds hardest (one lamp's hard shadows).
+	Lighting string
 }
+
+// renderLightings are the sim's lightings, as --lighting names them.
+var renderLightings = []string{"one-lamp", "two-lamps", "daylight"}
 
 func newRenderCmd(io *streams, runF func(*renderOptions) error) *cobra.Command {
 	opts := &renderOptions{IO: io}
@@ -36,12 +44,15 @@ that is not settled, which the reader must refuse), written as
 seed-<n>-hand.jpg and seed-<n>-hand.json ("hand": true). With
 --min-elevation only the seeds whose camera stands that high or more are
 rendered, with --max-elevation only those that stand that high or less
-(the rest are skipped, not renumbered).`,
+(the rest are skipped, not renumbered). With --lighting only the seeds
+lit that way are rendered (one-lamp, two-lamps or daylight), skipped
+likewise.`,
 		Example: `  companion render --seed 7 --out frames
   companion render --seed 100 --count 20 --out frames
   companion render --seed 7 --hand --out frames
   companion render --seed 66000 --count 5000 --min-elevation 73 --out frames
-  companion render --seed 81000 --count 5000 --max-elevation 60 --out frames`,
+  companion render --seed 81000 --count 5000 --max-elevation 60 --out frames
+  companion render --seed 31000 --count 9000 --min-elevation 73 --lighting one-lamp --out frames`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Count < 1 || opts.Count > 100000 {
@@ -52,6 +63,9 @@ rendered, with --max-elevation only those that stand that high or less
 			}
 			if opts.MaxElevation < opts.MinElevation || opts.MaxElevation > 90 {
 				return flagErrorf("--max-elevation %g: want %g (the --min-elevation) to 90 degrees", opts.MaxElevation, opts.MinElevation)
+			}
+			if opts.Lighting != "" && !slices.Contains(renderLightings, opts.Lighting) {
+				return flagErrorf("--lighting %q: want one of %s", opts.Lighting, strings.Join(renderLightings, ", "))
 			}
 			if runF != nil {
 				return runF(opts)
@@ -65,6 +79,7 @@ rendered, with --max-elevation only those that stand that high or less
 	cmd.Flags().BoolVar(&opts.Hand, "hand", false, "put a player's hand over the board")
 	cmd.Flags().Float64Var(&opts.MinElevation, "min-elevation", 0, "render only the seeds whose camera stands this many degrees or more above the board")
 	cmd.Flags().Float64Var(&opts.MaxElevation, "max-elevation", 90, "render only the seeds whose camera stands this many degrees or less above the board")
+	cmd.Flags().StringVar(&opts.Lighting, "lighting", "", "render only the seeds lit this way: "+strings.Join(renderLightings, ", "))
 	_ = cmd.MarkFlagRequired("out")
 	return cmd
 }
@@ -75,8 +90,12 @@ func renderRun(opts *renderOptions) error {
 	}
 	for i := 0; i < opts.Count; i++ {
 		seed := opts.Seed + int64(i)
-		if opts.MinElevation > 0 || opts.MaxElevation < 90 {
-			if elev := sim.RandomScene(seed).Camera.Elevation; elev < opts.MinElevation || elev > opts.MaxElevation {
+		if opts.MinElevation > 0 || opts.MaxElevation < 90 || opts.Lighting != "" {
+			scene := sim.RandomScene(seed)
+			if elev := scene.Camera.Elevation; elev < opts.MinElevation || elev > opts.MaxElevation {
+				continue
+			}
+			if opts.Lighting != "" && scene.Lighting != opts.Lighting {
 				continue
 			}
 		}
