@@ -20,6 +20,14 @@
 # is scaled (TIER_SCALE, default 1) and bounded before it is added to the
 # reader's odds. About 90 s an epoch on two cores for 64 000 cells.
 #
+# The kept tiernet.onnx was then trained on from the file before it
+# (TIER_FROM, 4 epochs, TIER_SHADOW=0.3, TIER_SCALE=2) on the high frames
+# of 31000-38066 lit by one lamp and of 90000-90999, rendered with
+#   companion render --seed 31000 --count 7067 --min-elevation 73 --lighting one-lamp --out DIR
+#   companion render --seed 90000 --count 1000 --min-elevation 73 --out DIR
+# TIER_SHADOW=S darkens the far side of a random line across a share S of
+# the training cells (a hard shadow edge, as one lamp casts).
+#
 # TIER_FROM=FILE.onnx goes on training a kept file instead of starting
 # afresh (at a gentler rate, TIER_LR, default 5e-4). It needs Debian's
 # python3-onnx.

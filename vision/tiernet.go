@@ -88,7 +88,16 @@ func cappedOdds(base, corr, bound float64) float64 {
 // (as the third look is) it learnt nothing. Cold, five check sets: 565 ->
 // 551 cells wrong with the first file (64 166 cells, not mirrored); this
 // one 485 -> 477, 1771 -> 1777 boards perfect (SIM_NOTES, seventy-fourth
-// and seventy-seventh sessions).
+// and seventy-seventh sessions). Then trained on (TIER_FROM, 4 epochs) on
+// the frames at 73 degrees or more of 31000-38066 lit by one lamp (1098
+// frames, `render --lighting one-lamp`) and of 90000-90999 (403), each
+// read at the two moved corners (25 412 cells), a third of them with a
+// hard shadow edge drawn across (TIER_SHADOW=0.3), its logit weighed 2
+// (TIER_SCALE): one lamp's shadows are where seen levels 1 and 2 went
+// wrong most. Five check sets cold 444 -> 439 cells wrong, 1793 -> 1798
+// boards perfect; without the shadows 449 / 1788 (445 / 1792 at weight
+// 2), the old file at weight 2 445 / 1793 (SIM_NOTES, eighty-eighth
+// session).
 //
 //go:embed tiernet.onnx
 var tierNetONNX []byte
