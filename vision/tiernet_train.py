@@ -87,9 +87,10 @@ class TierNet(nn.Module):
         return BOUND * torch.tanh(self.scale * self.logit(patch, extra) / BOUND)
 
 
-def augment(p):
+def augment(p, shadow_share=0.0):
     """Brightness, contrast and a colour cast per cell, the same on both
-    planes (one lamp lights both tops), and sensor noise."""
+    planes (one lamp lights both tops), sensor noise, and on a share
+    shadow_share of the cells a hard shadow edge."""
     n = p.shape[0]
     mean = p.mean(dim=(1, 2, 3), keepdim=True)
     contrast = 1 + 0.3 * (torch.rand(n, 1, 1, 1) - 0.5)
@@ -97,15 +98,16 @@ def augment(p):
     cast = 1 + 0.1 * (torch.rand(n, 3, 1, 1) - 0.5)
     p = ((p - mean) * contrast + mean) * gain * cast.repeat(1, 2, 1, 1)
     p = p + torch.randn_like(p) * 2
-    if SHADOW > 0:
-        p = shadow(p, SHADOW)
+    if shadow_share > 0:
+        p = shadow(p, shadow_share)
     return p.clamp(0, 255)
 
 
-# SHADOW: the share of cells given a hard shadow edge across them (a lamp
-# behind a neighbouring tower), the half-plane beyond a random line
-# darkened alike on both tops: the reader reads seen levels 1 and 2 wrong
-# most under one lamp (SIM_NOTES, eighty-seventh session).
+# SHADOW: the share of the tier network's cells given a hard shadow edge
+# (a lamp behind a neighbouring tower): the half-plane beyond a random
+# line darkened alike on both tops. The reader reads seen levels 1 and 2
+# wrong most under one lamp (SIM_NOTES, eighty-seventh session). The pawn
+# trainer shares augment but not this setting.
 SHADOW = float(os.environ.get('TIER_SHADOW', '0'))
 
 
@@ -185,7 +187,7 @@ def main():
     pos_weight = torch.tensor((len(tl) - tl.sum()) / tl.sum()) if BALANCE else None
 
     def batch_loss(idx):
-        p, e = augment(tpt[idx].float()), tet[idx]
+        p, e = augment(tpt[idx].float(), SHADOW), tet[idx]
         if MIRROR:
             p, e = mirror(p, e)
         logit = net.logit(p, e)[:, 0]
