@@ -26,7 +26,11 @@
 #   companion render --seed 31000 --count 7067 --min-elevation 73 --lighting one-lamp --out DIR
 #   companion render --seed 90000 --count 1000 --min-elevation 73 --out DIR
 # TIER_SHADOW=S darkens the far side of a random line across a share S of
-# the training cells (a hard shadow edge, as one lamp casts).
+# the training cells (a hard shadow edge, as one lamp casts). Its bound
+# was then raised from 3 to 5, rewriting the file with
+#   TIER_BOUND=5 /usr/bin/python3 vision/tiernet_mean.py vision/tiernet.onnx OUT.onnx
+# so set TIER_BOUND=5 when training it further (vision/tiernet.go's
+# tierBound must be at least the file's bound).
 #
 # TIER_FROM=FILE.onnx goes on training a kept file instead of starting
 # afresh (at a gentler rate, TIER_LR, default 5e-4). It needs Debian's

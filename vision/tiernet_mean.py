@@ -4,7 +4,11 @@ kept files' (vision/tiernet.go loads it as it loads one network).
 
 Development step:
 
-    tiernet_mean.py A.onnx B.onnx [...] OUT.onnx
+    tiernet_mean.py A.onnx [B.onnx ...] OUT.onnx
+
+With TIER_BOUND=B set, the mean is bounded by B instead of 3; with one
+file that rewrites it with the new bound (how the kept tiernet.onnx got
+its bound of 5).
 
 Networks trained apart (other frames, another seed) err on partly other
 cells; the mean of their bounded corrections errs on fewer. Each keeps
@@ -102,8 +106,8 @@ def drop_identities(path):
 
 
 def main():
-    if len(sys.argv) < 4:
-        sys.exit('usage: tiernet_mean.py A.onnx B.onnx [...] OUT.onnx')
+    if len(sys.argv) < 3:
+        sys.exit('usage: tiernet_mean.py A.onnx [B.onnx ...] OUT.onnx')
     nets = [load_kept(p) for p in sys.argv[1:-1]]
     mean = MeanNet(nets)
     mean.eval()

@@ -2,6 +2,7 @@ package vision
 
 import (
 	"math"
+	"math/rand"
 	"testing"
 )
 
@@ -261,5 +262,36 @@ func TestRunBothIsTheMirrorMean(t *testing.T) {
 	fill()
 	if out, err = n.runBoth(1); err != nil || float64(out[0]) != a {
 		t.Errorf("runBoth without the mirror = %v (%v), want %v", out, err, a)
+	}
+}
+
+// TestTierNetReachesItsBound: the levels-1/2 file is bounded at 5, not
+// the trainer's default 3, so on noise patches (far from any cell it was
+// trained on, where it is sure) it goes beyond 3 yet stays within
+// tierBound. A file rewritten at another bound, or a tierBound left at 3,
+// fails here.
+func TestTierNetReachesItsBound(t *testing.T) {
+	n := newTierNets()[0]
+	defer n.close()
+	if err := n.load(); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(1))
+	most := 0.0
+	for k := 0; k < 16; k++ {
+		for i := range n.pix {
+			n.pix[i] = uint8(rng.Intn(256))
+		}
+		for i := range n.extra {
+			n.extra[i] = float32(rng.NormFloat64())
+		}
+		out, err := n.run.run(n.pix, n.extra, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		most = math.Max(most, math.Abs(float64(out[0])))
+	}
+	if most <= 3.2 || most > tierBound+1e-6 {
+		t.Errorf("largest correction on noise %.3f: want above 3.2 and at most tierBound %.1f", most, tierBound)
 	}
 }
