@@ -89,27 +89,13 @@ def load_kept(path):
     return net
 
 
-def drop_identities(path):
-    """The exporter shares equal weights through Identity nodes, which
-    OpenCV 4.6's importer cannot read: each use of such a node's output
-    takes its input instead."""
-    m = onnx.load(path)
-    alias = {n.output[0]: n.input[0] for n in m.graph.node if n.op_type == 'Identity'}
-    keep = [n for n in m.graph.node if n.op_type != 'Identity']
-    for n in keep:
-        for k, name in enumerate(n.input):
-            n.input[k] = alias.get(name, name)
-    del m.graph.node[:]
-    m.graph.node.extend(keep)
-    onnx.checker.check_model(m)
-    onnx.save(m, path)
-
-
 def main():
     if len(sys.argv) < 3:
         sys.exit('usage: tiernet_mean.py A.onnx [B.onnx ...] OUT.onnx')
     nets = [load_kept(p) for p in sys.argv[1:-1]]
-    mean = MeanNet(nets)
+    # One network is written as itself (at TIER_BOUND), so the file stays
+    # one that load_onnx (TIER_FROM) can train on further.
+    mean = nets[0] if len(nets) == 1 else MeanNet(nets)
     mean.eval()
     # The mean must agree with its parts on a few random cells.
     p = torch.rand(8, tier.CHANNELS, tier.SIDE, tier.SIDE) * 255
@@ -119,7 +105,6 @@ def main():
         if not torch.allclose(mean(p, e), want, atol=1e-4):
             sys.exit('tiernet_mean: the mean network does not match its parts')
     tier.export_onnx(mean, sys.argv[-1])
-    drop_identities(sys.argv[-1])
     print(f'tiernet_mean: wrote {sys.argv[-1]}, the mean of {len(nets)} networks', flush=True)
 
 
