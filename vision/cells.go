@@ -318,9 +318,11 @@ func (r *Reader) readCellsWith(h homography, res *Result, known *boardColours) {
 		return
 	}
 	// The reading with the whitest cluster as bare cells is kept only if
-	// its cells read much more surely: likelihoods under the two colour
-	// models do not compare fairly (without a block colour, block tops
-	// pass for a sharp board colour), but the networks' confidence does.
+	// its cells read much more surely, or more surely where the search,
+	// with the block colour, drew block tops on many cells the networks
+	// read bare (phantomBlocks): likelihoods under the two colour models do
+	// not compare fairly (without a block colour, block tops pass for a
+	// sharp board colour), but the networks' confidence does.
 	withBlock := &r.keptColour
 	withBlock.keep(c, res)
 	setBoard(noBlockAt)
@@ -329,12 +331,26 @@ func (r *Reader) readCellsWith(h homography, res *Result, known *boardColours) {
 	c.hyp = bestHyp
 	r.finishCells(all, res)
 	r.keepColours()
+	with, without, phantoms := meanConf(withBlock.res.plainConf[:]), meanConf(res.plainConf[:]), phantomBlocks(withBlock)
 	if traceCells != nil {
-		traceCells("mean confidence with block colour %.3f, without %.3f", meanConf(withBlock.res.plainConf[:]), meanConf(res.plainConf[:]))
+		traceCells("mean confidence with block colour %.3f, without %.3f; phantom blocks %d", with, without, phantoms)
 	}
-	if meanConf(res.plainConf[:]) < meanConf(withBlock.res.plainConf[:])+noBlockMargin {
+	if without < with+noBlockMargin && (phantoms < noBlockPhantoms || without <= with) {
 		withBlock.restore(c, res)
 	}
+}
+
+// phantomBlocks counts the cells of reading k on which the search's
+// hypothesis stands a block while the reading (the networks') has the
+// cell bare.
+func phantomBlocks(k *cellsKept) int {
+	n := 0
+	for i, h := range k.hyp {
+		if hypSquare(h).Level >= 1 && k.res.Board[i].Level == 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // whiterCell finds the whitest cell colour that is clearly whiter than
@@ -402,6 +418,17 @@ func (k *cellsKept) restoreAll(c *cellCtx, res *Result) {
 // 20000-20299 with the true corners the right ones were 0.17-0.24 surer,
 // the wrong ones 0.02-0.04.
 const noBlockMargin = 0.1
+
+// noBlockPhantoms: with the block colour's search standing blocks on this
+// many cells the networks read bare (phantomBlocks), the reading with no
+// block colour is kept if it is surer at all. Its cells have grown surer
+// since noBlockMargin was chosen: near-empty boards of grey or pale stone
+// whose lit cells formed the whitest cluster were 0.03-0.1 surer without
+// it (phantom blocks 15-25: 18016, 18520, 22080, 22087; a dark pawn on
+// grey stone missed, and the phantoms' cover capping most cells at
+// hiddenConf, so asked), while boards truly with blocks had 0-2 (20139
+// read a light pawn bare without its block colour, 0.04 surer).
+const noBlockPhantoms = 8
 
 // meanConf is the mean of the cells' confidences.
 func meanConf(c []float64) float64 {

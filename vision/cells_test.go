@@ -3,6 +3,8 @@ package vision
 import (
 	"math/rand"
 	"testing"
+
+	"companion/observation"
 )
 
 // TestSampleRange: every sample along a segment that lies within the
@@ -83,6 +85,78 @@ func TestWhiterCell(t *testing.T) {
 		got, ok := whiterCell(tc.cells, stone)
 		if ok != tc.ok || (ok && got != tc.want) {
 			t.Errorf("%s: whiterCell = %.3v, %v; want %.3v, %v", tc.name, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// TestPhantomBlocks counts only the cells where the search stands a block
+// and the reading has the cell bare: not blocks both agree on, not a pawn
+// on the ground, not a bare cell the reading builds on.
+func TestPhantomBlocks(t *testing.T) {
+	level := func(l int) observation.Square { return observation.Square{Level: uint8(l)} }
+	tests := []struct {
+		name  string
+		hyp   map[int]int // cell: the search's hypothesis (4*level+occupant)
+		board map[int]observation.Square
+		want  int
+	}{
+		{"nothing anywhere", nil, nil, 0},
+		{"a block both see", map[int]int{3: 4}, map[int]observation.Square{3: level(1)}, 0},
+		{"blocks only the search sees", map[int]int{0: 4, 7: 8, 24: 12}, nil, 3},
+		{"a dome only the search sees", map[int]int{12: 16}, nil, 1},
+		{"a pawn on the ground is no block", map[int]int{5: 2}, nil, 0},
+		{"a block only the reading sees", nil, map[int]observation.Square{9: level(2)}, 0},
+		{"a lower block than the search's still stands", map[int]int{4: 12}, map[int]observation.Square{4: level(1)}, 0},
+	}
+	for _, tc := range tests {
+		var k cellsKept
+		for i, h := range tc.hyp {
+			k.hyp[i] = h
+		}
+		for i, sq := range tc.board {
+			k.res.Board[i] = sq
+		}
+		if got := phantomBlocks(&k); got != tc.want {
+			t.Errorf("%s: phantomBlocks = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+// Near-empty boards whose lit stone was the whitest cluster of cell
+// colours: with that cluster as block tops the search stood blocks on most
+// cells, the networks read them bare, and the phantoms' cover capped the
+// cells at hiddenConf, so the player was asked about nearly all of them
+// (five check sets, ninety-first session). A board with real blocks whose
+// reading without a block colour was also surer (20139, a light pawn on
+// pale stone) keeps its block colour.
+func TestBareStoneIsNotBlocks(t *testing.T) {
+	for _, tc := range []struct {
+		seed     int64
+		maxAsked int
+	}{
+		{18016, 2}, // grey stone, two dark pawns: 20 cells asked
+		{22087, 5}, // 23 asked
+		{20139, 5}, // blocks: stays as it was (4 asked)
+	} {
+		m, truth := simFrame(t, tc.seed)
+		r := NewReader()
+		res, err := r.Read(m)
+		r.Close()
+		m.Close()
+		if err != nil {
+			t.Fatalf("seed %d: %v", tc.seed, err)
+		}
+		asked := 0
+		for i, p := range res.Confidence {
+			if p < SureConfidence {
+				asked++
+			}
+			if res.Board[i] != truth.Board[i] {
+				t.Errorf("seed %d cell %d: read %v, want %v", tc.seed, i, res.Board[i], truth.Board[i])
+			}
+		}
+		if asked > tc.maxAsked {
+			t.Errorf("seed %d: %d cells asked, want at most %d", tc.seed, asked, tc.maxAsked)
 		}
 	}
 }
