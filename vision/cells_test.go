@@ -116,7 +116,7 @@ func TestPhantomBlocks(t *testing.T) {
 		for i, sq := range tc.board {
 			k.res.Board[i] = sq
 		}
-		if got := phantomBlocks(&k); got != tc.want {
+		if got := phantomBlocks(&k.hyp, &k.res.Board); got != tc.want {
 			t.Errorf("%s: phantomBlocks = %d, want %d", tc.name, got, tc.want)
 		}
 	}
@@ -126,7 +126,7 @@ func TestPhantomBlocks(t *testing.T) {
 // colours: with that cluster as block tops the search stood blocks on most
 // cells, the networks read them bare, and the phantoms' cover capped the
 // cells at hiddenConf, so the player was asked about nearly all of them
-// (five check sets, ninety-first session). A board with real blocks whose
+// (five check sets, ninetieth session). A board with real blocks whose
 // reading without a block colour was also surer (20139, a light pawn on
 // pale stone) keeps its block colour.
 func TestBareStoneIsNotBlocks(t *testing.T) {
@@ -157,6 +157,42 @@ func TestBareStoneIsNotBlocks(t *testing.T) {
 		}
 		if asked > tc.maxAsked {
 			t.Errorf("seed %d: %d cells asked, want at most %d", tc.seed, asked, tc.maxAsked)
+		}
+	}
+}
+
+// The networks' second reading (finishCells), on frames where the search
+// stood blocks on cells the networks read bare (five check sets,
+// ninetieth session), puts right a cell they had wrong; without it the
+// cell stays wrong, which the case checks so that it keeps testing.
+func TestSecondReadingPutsRightCells(t *testing.T) {
+	for _, tc := range []struct {
+		seed int64
+		cell int
+	}{
+		{18874, 21}, // a dark pawn on level 1 read on level 2, and sure
+		{20230, 7},  // a level-1 block read bare
+	} {
+		m, truth := simFrame(t, tc.seed)
+		read := func(on bool) Result {
+			defer func(u bool) { useSecondReading = u }(useSecondReading)
+			useSecondReading = on
+			r := NewReader()
+			defer r.Close()
+			res, err := r.Read(m)
+			if err != nil {
+				t.Fatalf("seed %d (second reading %v): %v", tc.seed, on, err)
+			}
+			return res
+		}
+		without, with := read(false), read(true)
+		m.Close()
+		want := truth.Board[tc.cell]
+		if without.Board[tc.cell] == want {
+			t.Errorf("seed %d cell %d: read right (%v) without the second reading; the case no longer tests it", tc.seed, tc.cell, want)
+		}
+		if with.Board[tc.cell] != want {
+			t.Errorf("seed %d cell %d: %v with the second reading, want %v", tc.seed, tc.cell, with.Board[tc.cell], want)
 		}
 	}
 }
