@@ -173,20 +173,7 @@ func TestSecondReadingPutsRightCells(t *testing.T) {
 		{18874, 21}, // a dark pawn on level 1 read on level 2, and sure
 		{20230, 7},  // a level-1 block read bare
 	} {
-		m, truth := simFrame(t, tc.seed)
-		read := func(on bool) Result {
-			defer func(u bool) { useSecondReading = u }(useSecondReading)
-			useSecondReading = on
-			r := NewReader()
-			defer r.Close()
-			res, err := r.Read(m)
-			if err != nil {
-				t.Fatalf("seed %d (second reading %v): %v", tc.seed, on, err)
-			}
-			return res
-		}
-		without, with := read(false), read(true)
-		m.Close()
+		without, with, truth := readSwitched(t, tc.seed, &useSecondReading)
 		want := truth.Board[tc.cell]
 		if without.Board[tc.cell] == want {
 			t.Errorf("seed %d cell %d: read right (%v) without the second reading; the case no longer tests it", tc.seed, tc.cell, want)

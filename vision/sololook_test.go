@@ -18,16 +18,23 @@ func withoutSoloLook(t *testing.T) {
 // and with it; truth is the frame's.
 func readBoth(t *testing.T, seed int64) (without, with Result, truth sim.Truth) {
 	t.Helper()
+	return readSwitched(t, seed, &useSoloLook)
+}
+
+// readSwitched reads seed's frame with a fresh reader with the step that
+// on switches off, and on; truth is the frame's.
+func readSwitched(t *testing.T, seed int64, on *bool) (without, with Result, truth sim.Truth) {
+	t.Helper()
 	m, truth := simFrame(t, seed)
 	defer m.Close()
-	read := func(on bool) Result {
-		defer func(u bool) { useSoloLook = u }(useSoloLook)
-		useSoloLook = on
+	read := func(v bool) Result {
+		defer func(u bool) { *on = u }(*on)
+		*on = v
 		r := NewReader()
 		defer r.Close()
 		res, err := r.Read(m)
 		if err != nil {
-			t.Fatalf("seed %d (solo look %v): %v", seed, on, err)
+			t.Fatalf("seed %d (step on: %v): %v", seed, v, err)
 		}
 		return res
 	}
