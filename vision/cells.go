@@ -488,7 +488,7 @@ func (r *Reader) finishCells(all image.Rectangle, res *Result) {
 // 4 419 / 1808, 6 424 / 1807, and on every cell whose level the search
 // and the networks disagree on, 3 or more, 430 / 1802 (38 boards better,
 // 39 worse) (SIM_NOTES, ninetieth session).
-var secondReadingPhantoms = 4
+const secondReadingPhantoms = 4
 
 // useSecondReading switches the networks' second reading on (tests
 // compare readings without it).
