@@ -127,11 +127,6 @@ type cellCtx struct {
 	agree, cover [25][2]float64
 	// colours are the colours the reading chose (readCellsAgain).
 	colours boardColours
-
-	// searchPhantoms: the cells the last reading's search stood a block
-	// on and its networks read bare (phantomBlocks), before the second
-	// reading.
-	searchPhantoms int
 }
 
 // boardColours are the colours a reading chose: the board's cells' and
@@ -317,7 +312,7 @@ func (r *Reader) readCellsWith(h homography, res *Result, known *boardColours) {
 		c.setupFocal(h, r.px.w, r.px.h, focals[bestF])
 	}
 	c.hyp = bestHyp
-	r.finishCells(all, res)
+	phantoms := r.finishCells(all, res)
 	r.keepColours()
 	if noBlockAt < 0 {
 		return
@@ -330,7 +325,6 @@ func (r *Reader) readCellsWith(h homography, res *Result, known *boardColours) {
 	// sharp board colour), but the networks' confidence does.
 	withBlock := &r.keptColour
 	withBlock.keep(c, res)
-	phantoms := c.searchPhantoms
 	setBoard(noBlockAt)
 	bestLL = math.Inf(-1)
 	trial(noBlockAt, bestF)
@@ -445,7 +439,9 @@ func meanConf(c []float64) float64 {
 }
 
 // finishCells reads the cells from the render-and-compare reading c.hyp.
-func (r *Reader) finishCells(all image.Rectangle, res *Result) {
+// It gives the search's phantom blocks (phantomBlocks) before the
+// networks' second reading: none without the networks.
+func (r *Reader) finishCells(all image.Rectangle, res *Result) int {
 	c := &r.cc
 	c.search(1)
 	for i := range c.hyp {
@@ -457,26 +453,32 @@ func (r *Reader) finishCells(all image.Rectangle, res *Result) {
 	c.netFeatures(&r.px, &r.model)
 	n := cellNetInUse()
 	if len(n) == 0 {
-		return
+		return 0
 	}
-	c.cellLogProbs(n)
-	c.secondLook(&r.px, &r.model, lookNetInUse())
-	c.decideAll(res)
+	r.networksRead(n, res)
 	// The networks see each cell with the other cells as the search stood
 	// them: what covers it, the map drawn round it. Where the search stood
 	// blocks on cells the networks read bare, those phantoms hid what is
 	// behind them and capped its confidence (cellCover); so the networks
 	// read the cells once more with the others as they read them.
-	c.searchPhantoms = phantomBlocks(&c.hyp, &res.Board)
-	if useSecondReading && c.searchPhantoms >= secondReadingPhantoms {
+	phantoms := phantomBlocks(&c.hyp, &res.Board)
+	if useSecondReading && phantoms >= secondReadingPhantoms {
 		for i := range c.hyp {
 			c.hyp[i] = hypIndex(res.Board[i])
 		}
 		c.netFeatures(&r.px, &r.model)
-		c.cellLogProbs(n)
-		c.secondLook(&r.px, &r.model, lookNetInUse())
-		c.decideAll(res)
+		r.networksRead(n, res)
 	}
+	return phantoms
+}
+
+// networksRead reads every cell into res with the cell networks n and the
+// second look, from the features netFeatures made.
+func (r *Reader) networksRead(n cellNets, res *Result) {
+	c := &r.cc
+	c.cellLogProbs(n)
+	c.secondLook(&r.px, &r.model, lookNetInUse())
+	c.decideAll(res)
 }
 
 // secondReadingPhantoms: the networks read the cells again (finishCells)

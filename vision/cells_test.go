@@ -109,14 +109,15 @@ func TestPhantomBlocks(t *testing.T) {
 		{"a lower block than the search's still stands", map[int]int{4: 12}, map[int]observation.Square{4: level(1)}, 0},
 	}
 	for _, tc := range tests {
-		var k cellsKept
+		var hyp [25]int
+		var board observation.Board
 		for i, h := range tc.hyp {
-			k.hyp[i] = h
+			hyp[i] = h
 		}
 		for i, sq := range tc.board {
-			k.res.Board[i] = sq
+			board[i] = sq
 		}
-		if got := phantomBlocks(&k.hyp, &k.res.Board); got != tc.want {
+		if got := phantomBlocks(&hyp, &board); got != tc.want {
 			t.Errorf("%s: phantomBlocks = %d, want %d", tc.name, got, tc.want)
 		}
 	}
