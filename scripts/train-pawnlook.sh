@@ -18,7 +18,12 @@
 # only those cells, half the sure bare ones kept, 12 epochs (the kept
 # file: 60000-65499 at 0.02, 0.01, 0.03 and 0.005 pitch and 71000-74432,
 # rendered at every elevation, at 0.02 and 0.01, in four runs; it still
-# learnt from 26 560 to 54 900 cells).
+# learnt from 26 560 to 54 900 cells), then trained on from that file
+# (PAWN_FROM, 6 epochs) on 81000-89999 rendered with --max-elevation 62
+# (3452 frames), with PAWN_JITTERS=0.02,0.01,0.03,0.005.
+#
+# PAWN_JITTERS (default 0.02,0.01) sets the corners' moves the training
+# frames are read at, one reading each.
 #
 # PAWN_FROM=FILE.onnx goes on training a kept file instead of starting
 # afresh (at a gentler rate, PAWN_LR, default 5e-4): for new frames when
@@ -44,7 +49,7 @@ bash scripts/debian-packages.sh train-pawnlook "about a minute" python3-torch py
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-COMPANION_SIM_CACHE="$dir" go test -run 'TestPawnLookData$' -timeout 60m ./vision -args -pawndata "$train" -pawnjitters 0.02,0.01 "${only[@]}" -pawnout "$work/train"
+COMPANION_SIM_CACHE="$dir" go test -run 'TestPawnLookData$' -timeout 60m ./vision -args -pawndata "$train" -pawnjitters "${PAWN_JITTERS:-0.02,0.01}" "${only[@]}" -pawnout "$work/train"
 COMPANION_SIM_CACHE=${COMPANION_SIM_CACHE:-/tmp/simcache} go test -run 'TestPawnLookData$' -timeout 60m ./vision -args -pawndata "$check" -pawncheck -pawnjitters 0.012 "${only[@]}" -pawnout "$work/check"
 /usr/bin/python3 vision/pawnlook_train.py "$work/train" "$work/check" "$out" "$epochs"
 echo "train-pawnlook: wrote $out; judge it end to end (accuracy harness, cold) before keeping it" >&2

@@ -11,7 +11,8 @@ import (
 // stone) is judged once more at the tier look's resolution, on two planes
 // through the pawn's body and head above the cell's top. A small network
 // (pawnlook_train.py) gives a logit for each occupant; the difference
-// between the two likeliest occupants' logits corrects their odds.
+// between each occupant's logit and the likeliest one's corrects their
+// odds.
 
 const (
 	// pawnLookPlanes are the planes sampled, as shares of a pawn's height
@@ -77,7 +78,13 @@ var pawnLookONNX []byte
 // cells, 12 epochs. Of 18000-18999's 868 such cells within the gate
 // (corners moved 0.012) the reader gets 107 wrong, with the look 90.
 // Cold, five check sets: 508 -> 485 cells wrong, 1754 -> 1771 boards
-// perfect (SIM_NOTES, seventy-sixth session).
+// perfect (SIM_NOTES, seventy-sixth session). Then trained on
+// (PAWN_FROM, 6 epochs) on the frames at 62 degrees or less of
+// 81000-89999 (3452 frames, `render --max-elevation 62`), each read at
+// its true corners moved 0.02, 0.01, 0.03 and 0.005 pitch (48 090
+// cells): of those 858 check cells it leaves 85 wrong (the file before
+// 91); five check sets cold 417 -> 414 cells wrong, 1811 -> 1817 boards
+// perfect (SIM_NOTES, ninety-second session).
 //
 //go:embed hiddenlook.onnx
 var hiddenLookONNX []byte
@@ -138,7 +145,17 @@ func (r *Reader) pawnLook(toFull float64) bool {
 		if err != nil {
 			return changed
 		}
-		lp[o] = lp[b] + cappedOdds(base, float64(logits[other]-logits[best]), pawnLookBound)
+		// Every occupant is corrected, not the runner-up alone: a pawn
+		// half hidden behind a tower is often read bare with another
+		// colour second, while the network sees its own colour (five
+		// check sets cold: 420 -> 417 cells wrong, 1807 -> 1811 boards
+		// perfect; SIM_NOTES, ninety-second session).
+		for q := 0; q < 4; q++ {
+			if q != best {
+				h := 4*level + q
+				lp[h] = lp[b] + cappedOdds(lp[h]-lp[b], float64(logits[q]-logits[best]), pawnLookBound)
+			}
+		}
 		changed = true
 	}
 	return changed
