@@ -82,9 +82,10 @@ var pawnLookONNX []byte
 // (PAWN_FROM, 6 epochs) on the frames at 62 degrees or less of
 // 81000-89999 (3452 frames, `render --max-elevation 62`), each read at
 // its true corners moved 0.02, 0.01, 0.03 and 0.005 pitch (48 090
-// cells): of those 858 check cells it leaves 85 wrong (the file before
-// 91); five check sets cold 417 -> 414 cells wrong, 1811 -> 1817 boards
-// perfect (SIM_NOTES, ninety-second session).
+// cells): of 18000-18999's 858 such cells within the gate on today's
+// reader it leaves 85 wrong (the file before 91; the trainer's figure
+// judges the runner-up alone); five check sets cold 417 -> 414 cells
+// wrong, 1811 -> 1817 boards perfect (SIM_NOTES, ninety-second session).
 //
 //go:embed hiddenlook.onnx
 var hiddenLookONNX []byte
