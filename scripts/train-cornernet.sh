@@ -15,7 +15,7 @@
 # Seeds are sim seeds (ranges a-b,c-d) already rendered into
 # COMPANION_SIM_CACHE (default /tmp/simcache; `companion render --seed N
 # --out DIR` fills it): defaults 10000-16999 to train, 18000-18999 to
-# check. Never the hold-out (100000 on) or the regression suite
+# check. Never the hold-outs (100000-299999) or the regression suite
 # (5000-5039). About 70 s an epoch on two cores for 3700 frames.
 # With RENDER_W set (640: about 6 frames a second on two cores), the
 # training seeds are rendered afresh that wide instead of read from the

@@ -12,8 +12,8 @@
 # and 0.01 pitch (the kept file: 60000-65499 and 71000-72432, and the
 # tier look's 66000-70953 from 73 degrees up, in three runs),
 # 18000-18999 and 20000-20299 to check (from
-# COMPANION_SIM_CACHE, default /tmp/simcache). Never the hold-out (100000
-# on). The network is the tier look's (tiernet_train.py), trained as a
+# COMPANION_SIM_CACHE, default /tmp/simcache). Never the hold-outs
+# (100000-299999). The network is the tier look's (tiernet_train.py), trained as a
 # classifier of the two on every such cell.
 set -euo pipefail
 cd "$(dirname "$0")/.."

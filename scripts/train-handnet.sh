@@ -10,7 +10,7 @@
 # --seed N --count K --hand --out DIR` and the same without --hand).
 # Defaults: 60200-61399 to train, 60000-60199 to check, 20 epochs (the
 # kept network's). Never the
-# hold-out (100000 on).
+# hold-outs (100000-299999).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:?usage: scripts/train-handnet.sh DIR [TRAIN_SEEDS [CHECK_SEEDS [EPOCHS]]]}

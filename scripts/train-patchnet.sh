@@ -10,7 +10,7 @@
 # COMPANION_SIM_CACHE (default /tmp/simcache; `companion render --seed N
 # --out DIR` fills it); seeds not rendered are skipped. Defaults
 # 10000-17999 and 19000-19999 to train, 18000-18999 to check. Never the
-# hold-out (100000 on) or the regression suite (5000-5039). PATCH_BOUND
+# hold-outs (100000-299999) or the regression suite (5000-5039). PATCH_BOUND
 # (default 2) bounds each correction, as patchClip in vision/patchnet.go.
 # Two networks are trained, each on its seeds' unsure cells read at the
 # true corners moved 0.012 and 0.04 pitch, with different random seeds

@@ -13,7 +13,7 @@
 # moved 0.02 and 0.01 pitch (the kept file: 60000-65499 exported at 0.02
 # and again at 0.01, 66000-70953 at 0.02, in three runs), 18000-18999 to
 # check (from COMPANION_SIM_CACHE, default /tmp/simcache). Never the
-# hold-out (100000 on). With PAWN_COVERED=1 it trains the network for the
+# hold-outs (100000-299999). With PAWN_COVERED=1 it trains the network for the
 # cells whose top nearer pieces cover instead (vision/hiddenlook.onnx):
 # only those cells, half the sure bare ones kept, 12 epochs (the kept
 # file: 60000-65499 at 0.02, 0.01, 0.03 and 0.005 pitch and 71000-74432,

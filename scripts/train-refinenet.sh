@@ -13,7 +13,7 @@
 # Seeds are sim seeds (ranges a-b,c-d) already rendered into
 # COMPANION_SIM_CACHE (default /tmp/simcache; the accuracy harness or
 # `companion render --seed N --out DIR` fills it); seeds not rendered are
-# skipped. Never the hold-out (100000 on) or the regression suite
+# skipped. Never the hold-outs (100000-299999) or the regression suite
 # (5000-5039).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -14,7 +14,7 @@
 # trained on 60000-65499, 66000-70953, the high frames of 71000-74432 and
 # 75000-80299 rendered with --min-elevation 73, in four exports),
 # 18000-18999 to check (from COMPANION_SIM_CACHE, default /tmp/simcache).
-# Never the hold-out (100000 on). The network learns to tell the levels
+# Never the hold-outs (100000-299999). The network learns to tell the levels
 # apart on every cell (half of them mirrored left to right at random, as
 # both kept files were trained; TIER_MIRROR=0 turns that off); its logit
 # is scaled (TIER_SCALE, default 1) and bounded before it is added to the

@@ -15,7 +15,7 @@ import (
 )
 
 var (
-	trainGrid  = flag.String("traingrid", "", "train the grid network on these sim seeds' crowded frames (ranges a-b,c-d; never 5000-5039 or from 100000) and rewrite gridnet.bin")
+	trainGrid  = flag.String("traingrid", "", "train the grid network on these sim seeds' crowded frames (ranges a-b,c-d; never 5000-5039 or 100000-299999) and rewrite gridnet.bin")
 	gridCheck  = flag.String("gridcheck", "20000-20299,21000-21199", "with -traingrid: the seeds it is checked on")
 	gridCache  = flag.String("gridcache", "", "with -traingrid: keep the collected candidates in this folder")
 	gridEpochs = flag.Int("gridepochs", 12, "with -traingrid: training epochs")
