@@ -104,9 +104,9 @@ func newHiddenLook() cellLook {
 	return cellLook{onnx: hiddenLookONNX, name: "the pawn look's network for covered cells", nExtra: pawnLookExtra}
 }
 
-// pawnLook lets the pawn network correct the odds between the two
-// likeliest occupants of the cells unsure of them, and reports whether it
-// did.
+// pawnLook lets the pawn network correct every occupant's odds against
+// the likeliest one's on the cells whose two likeliest occupants lie
+// within pawnLookGate, and reports whether it did.
 func (r *Reader) pawnLook(toFull float64) bool {
 	c := &r.cc
 	if !usePawnLook || r.full.w == 0 || len(c.lookIn) != 25*lookInputs {
