@@ -2,6 +2,7 @@ package vision
 
 import (
 	_ "embed"
+	"math"
 
 	"companion/observation"
 )
@@ -54,7 +55,33 @@ func (c *cellCtx) samplePawn(full *pixels, toFull float64, i, level int, odds fl
 	top := c.set.stackTop(level)
 	c.samplePlane(full, toFull, i, top+pawnLookBody*c.set.pawnHeight, tierSide, pix[:n])
 	c.samplePlane(full, toFull, i, top+pawnLookHead*c.set.pawnHeight, tierSide, pix[n:2*n])
+	if len(pix) > 2*n {
+		const m = tierSide * tierSide
+		c.drawBase(i)
+		c.coverMask(i, top+pawnLookBody*c.set.pawnHeight, pix[2*n:2*n+m])
+		c.coverMask(i, top+pawnLookHead*c.set.pawnHeight, pix[2*n+m:2*n+2*m])
+	}
 	c.fillLookExtra(extra, i, odds, level)
+}
+
+// coverMask fills q (tierSide x tierSide, as samplePlane's points) with
+// 255 where a nearer cell's pieces, as read, cover cell i's plane at
+// height z and 0 elsewhere, from the base map drawBase(i) left.
+func (c *cellCtx) coverMask(i int, z float64, q []uint8) {
+	col, row := float64(i%5)+c.patchShift.X, float64(i/5)+c.patchShift.Y
+	step := (1 + 2*patchMargin) / float64(tierSide)
+	reg := c.region[i]
+	for gy := 0; gy < tierSide; gy++ {
+		for gx := 0; gx < tierSide; gx++ {
+			pt := c.cam.project(col-patchMargin+step*(float64(gx)+0.5), row-patchMargin+step*(float64(gy)+0.5), z)
+			x, y := int(math.Floor(pt.X+0.5)), int(math.Floor(pt.Y+0.5))
+			v := uint8(0)
+			if x >= reg.Min.X && y >= reg.Min.Y && x < reg.Max.X && y < reg.Max.Y && c.base[y*c.w+x] == labNear {
+				v = 255
+			}
+			q[gy*tierSide+gx] = v
+		}
+	}
 }
 
 // The pawn look's file (scripts/train-pawnlook.sh): a classifier of the
@@ -94,6 +121,10 @@ var hiddenLookONNX []byte
 // lets it on the cells whose top nearer pieces cover too.
 var usePawnLook, useHiddenLook = true, true
 
+// hiddenLookMasks: the hidden-pawn look's network takes the planes'
+// cover (coverMask) besides their colours.
+var hiddenLookMasks = false
+
 // newPawnLook gives the pawn look's network.
 func newPawnLook() cellLook {
 	return cellLook{onnx: pawnLookONNX, name: "the pawn look's network", nExtra: pawnLookExtra}
@@ -101,7 +132,7 @@ func newPawnLook() cellLook {
 
 // newHiddenLook gives the pawn look's network for covered cells.
 func newHiddenLook() cellLook {
-	return cellLook{onnx: hiddenLookONNX, name: "the pawn look's network for covered cells", nExtra: pawnLookExtra}
+	return cellLook{onnx: hiddenLookONNX, name: "the pawn look's network for covered cells", nExtra: pawnLookExtra, masks: hiddenLookMasks}
 }
 
 // pawnLook lets the pawn network correct every occupant's odds against

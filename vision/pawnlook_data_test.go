@@ -18,6 +18,7 @@ var (
 	pawnJitters = flag.String("pawnjitters", "0.02", "with -pawndata: one reading per value, at the true corners moved this many pitches (s.d.); a negative value reads the frame cold")
 	pawnBare    = flag.Float64("pawnbare", 0.15, "with -pawndata: the share of the sure bare cells kept")
 	pawnCovered = flag.Bool("pawncovered", false, "with -pawndata: only the cells whose top nearer pieces cover (the hidden look's), the rest left out")
+	pawnMasks   = flag.Bool("pawnmasks", false, "with -pawndata: each cell's two planes of cover after its colours (coverMask), as the hidden look's network takes them")
 )
 
 // TestPawnLookData writes the pawn look's training or check cells (a
@@ -55,7 +56,11 @@ func TestPawnLookData(t *testing.T) {
 				if sq.Occupant == 0 && best == 0 && -odds >= pawnLookGate && rng.Float64() >= *pawnBare {
 					continue
 				}
-				rec := tierRecord{pix: make([]uint8, tierPixels), extra: make([]float32, pawnLookExtra), label: uint8(sq.Occupant)}
+				n := tierPixels
+				if *pawnMasks {
+					n += tierPlanes * tierSide * tierSide
+				}
+				rec := tierRecord{pix: make([]uint8, n), extra: make([]float32, pawnLookExtra), label: uint8(sq.Occupant)}
 				r.cc.samplePawn(&r.full, toFull, i, level, odds, rec.pix, rec.extra)
 				rec.meta = fmt.Sprintf("%d\t%d\t%.2f\t%s\t%s\t%d\t%d", s, i, r.cc.cam.elevation(), sq, res.Board[i], best, other)
 				out = append(out, rec)

@@ -74,3 +74,53 @@ func TestHiddenLookTurnsCells(t *testing.T) {
 	defer r.Close()
 	lookTurns(t, r, "hidden pawns", &useHiddenLook, [][2]int64{{18329, 0}, {18612, 9}, {18791, 5}, {18797, 10}, {5158, 1}})
 }
+
+// The cover masks mark where nearer pieces stand across a cell's planes:
+// the nearest cell has none, and a cell whose top nearer pieces cover
+// (cellCover, the hidden look's cells) has some on its body's plane
+// (18168 A5, a light pawn behind taller pieces).
+func TestCoverMask(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders frames")
+	}
+	r := NewReader()
+	defer r.Close()
+	m, truth := simFrame(t, 18168)
+	defer m.Close()
+	if _, err := r.Read(m); err != nil {
+		t.Fatal(err)
+	}
+	c := &r.cc
+	toFull := float64(r.full.w) / float64(r.px.w)
+	const n, side = 3 * tierSide * tierSide, tierSide * tierSide
+	pix := make([]uint8, tierPixels+tierPlanes*side)
+	extra := make([]float32, pawnLookExtra)
+	share := func(i int) float64 {
+		c.samplePawn(&r.full, toFull, i, int(truth.Board[i].Level), 0, pix, extra)
+		k := 0
+		for _, v := range pix[2*n : 2*n+side] {
+			if v == 255 {
+				k++
+			} else if v != 0 {
+				t.Fatalf("cell %d: mask value %d, want 0 or 255", i, v)
+			}
+		}
+		return float64(k) / side
+	}
+	nearest := 0
+	for i := range c.rank {
+		if c.rank[i] > c.rank[nearest] {
+			nearest = i
+		}
+	}
+	if s := share(nearest); s != 0 {
+		t.Errorf("the nearest cell %d: %.2f of its plane covered, want none", nearest, s)
+	}
+	const a5 = 4
+	if _, top := c.cellCover(a5, truth.Board[a5]); top < hiddenCover {
+		t.Fatalf("A5: top cover %.2f, want it among the hidden look's cells (%.2f or more)", top, hiddenCover)
+	}
+	if s := share(a5); s < 0.1 {
+		t.Errorf("A5: %.2f of its body's plane covered, want 0.1 or more", s)
+	}
+}

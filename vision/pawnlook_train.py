@@ -29,13 +29,17 @@ import trainloop
 BOUND = 3.0
 GATE = 6.0
 CLASSES = 4
+# PAWN_MASKS=1: each cell also has its two planes' cover masks (where
+# nearer pieces, as read, stand across them), the hidden-pawn look's
+# inputs since the ninety-fourth session.
+CHANNELS = tier.CHANNELS + (2 if os.environ.get('PAWN_MASKS', '0') == '1' else 0)
 
 
 class PawnNet(tier.TierNet):
     """The tier network's layers with one logit for each occupant."""
 
     def __init__(self, emean, esd):
-        super().__init__(emean, esd)
+        super().__init__(emean, esd, CHANNELS)
         self.fc[-1] = nn.Linear(64, CLASSES)
 
     def forward(self, patch, extra):
@@ -52,7 +56,7 @@ def pairs(prefix, keep):
 
 def load_check(prefix):
     """The check cells within GATE, with the reading's occupants."""
-    pix, extra, label = tier.load_one(prefix, GATE)
+    pix, extra, label = tier.load_one(prefix, GATE, CHANNELS)
     keep = np.abs(np.fromfile(prefix + '_extra.bin', dtype='<f4').reshape(-1, tier.EXTRA)[:, 0]) < GATE
     return pix, extra, label.astype(np.int64), pairs(prefix, keep)
 
@@ -77,7 +81,7 @@ def main():
     epochs = int(sys.argv[4]) if len(sys.argv) > 4 else 8
     torch.manual_seed(int(os.environ.get('PAWN_SEED', '1')))
     torch.set_num_threads(os.cpu_count() or 2)
-    tp, te, tl = tier.load(train, np.inf)
+    tp, te, tl = tier.load(train, np.inf, CHANNELS)
     cp, ce, cl, cbo = load_check(check)
     print(f'train {len(tp)} cells (by occupant {np.bincount(tl.astype(np.int64), minlength=4)}), check {len(cp)}', flush=True)
     emean, esd = te.mean(0), te.std(0) + 1e-3

@@ -141,10 +141,13 @@ type cellLook struct {
 	onnx   []byte
 	name   string
 	nExtra int
-	run    patchRun
-	pix    []uint8
-	extra  []float32
-	first  []float32 // runBoth's first outputs
+	// masks adds a plane of cover to each of the two planes' colours
+	// (coverMask): the hidden-pawn look's.
+	masks bool
+	run   patchRun
+	pix   []uint8
+	extra []float32
+	first []float32 // runBoth's first outputs
 }
 
 func (n *cellLook) close() { n.run.close() }
@@ -153,11 +156,15 @@ func (n *cellLook) load() error {
 	if n.run.ready {
 		return nil
 	}
-	if err := n.run.load(n.onnx, n.name, []int{1, tierChannels, tierSide, tierSide}); err != nil {
+	channels := tierChannels
+	if n.masks {
+		channels += tierPlanes
+	}
+	if err := n.run.load(n.onnx, n.name, []int{1, channels, tierSide, tierSide}); err != nil {
 		return err
 	}
 	n.run.extra = gocv.NewMatWithSizes([]int{1, n.nExtra}, gocv.MatTypeCV32F)
-	n.pix, n.extra = make([]uint8, tierPixels), make([]float32, n.nExtra)
+	n.pix, n.extra = make([]uint8, channels*tierSide*tierSide), make([]float32, n.nExtra)
 	return nil
 }
 

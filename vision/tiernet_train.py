@@ -45,9 +45,9 @@ SCALE = float(os.environ.get('TIER_SCALE', '1'))
 BALANCE = os.environ.get('TIER_BALANCE', '0') == '1'
 
 
-def load_one(prefix, gate=GATE):
+def load_one(prefix, gate=GATE, channels=CHANNELS):
     label = np.fromfile(prefix + '_label.bin', dtype=np.uint8)
-    pix = np.fromfile(prefix + '_pix.bin', dtype=np.uint8).reshape(-1, CHANNELS, SIDE, SIDE)
+    pix = np.fromfile(prefix + '_pix.bin', dtype=np.uint8).reshape(-1, channels, SIDE, SIDE)
     extra = np.fromfile(prefix + '_extra.bin', dtype='<f4').reshape(-1, EXTRA)
     if not (len(label) == len(pix) == len(extra)):
         sys.exit(f'{prefix}: {len(pix)} patches, {len(extra)} extras, {len(label)} labels')
@@ -55,8 +55,8 @@ def load_one(prefix, gate=GATE):
     return pix[keep], extra[keep], label[keep].astype(np.float32)
 
 
-def load(prefixes, gate=GATE):
-    parts = [load_one(p, gate) for p in prefixes.split(',')]
+def load(prefixes, gate=GATE, channels=CHANNELS):
+    parts = [load_one(p, gate, channels) for p in prefixes.split(',')]
     return tuple(np.concatenate(a) for a in zip(*parts))
 
 
@@ -65,14 +65,14 @@ def conv(cin, cout, stride=1):
 
 
 class TierNet(nn.Module):
-    def __init__(self, emean, esd):
+    def __init__(self, emean, esd, channels=CHANNELS):
         super().__init__()
         self.register_buffer('emean', torch.as_tensor(emean))
         self.register_buffer('esd', torch.as_tensor(esd))
         # A 3x3 window at the first stride still sees a rim two or three
         # samples wide.
         self.features = nn.Sequential(
-            conv(CHANNELS, 16, 2), conv(16, 24), conv(24, 32, 2),
+            conv(channels, 16, 2), conv(16, 24), conv(24, 32, 2),
             conv(32, 32), conv(32, 48, 2), conv(48, 48, 2),
             nn.AdaptiveAvgPool2d(2))
         self.fc = nn.Sequential(nn.Linear(48 * 4 + EXTRA, 64), nn.ReLU(inplace=True), nn.Linear(64, 1))
@@ -90,7 +90,11 @@ class TierNet(nn.Module):
 def augment(p, shadow_share=0.0):
     """Brightness, contrast and a colour cast per cell, the same on both
     planes (one lamp lights both tops), sensor noise, and on a share
-    shadow_share of the cells a hard shadow edge."""
+    shadow_share of the cells a hard shadow edge. Channels after the two
+    planes' colours (the hidden-pawn look's cover masks) are left as
+    they are."""
+    if p.shape[1] > CHANNELS:
+        return torch.cat([augment(p[:, :CHANNELS], shadow_share), p[:, CHANNELS:]], 1)
     n = p.shape[0]
     mean = p.mean(dim=(1, 2, 3), keepdim=True)
     contrast = 1 + 0.3 * (torch.rand(n, 1, 1, 1) - 0.5)
@@ -218,7 +222,13 @@ def load_onnx(net, path):
     for block, (w, b) in zip(blocks, convs):
         old = block[0]
         conv = nn.Conv2d(old.in_channels, old.out_channels, 3, old.stride, padding=1)
-        conv.weight.data = torch.from_numpy(init[w].copy())
+        weight = init[w].copy()
+        if weight.shape[1] < old.in_channels:
+            # Inputs the file lacks (cover masks added) start unweighted:
+            # the network begins as the file's.
+            pad = np.zeros((weight.shape[0], old.in_channels - weight.shape[1]) + weight.shape[2:], weight.dtype)
+            weight = np.concatenate([weight, pad], 1)
+        conv.weight.data = torch.from_numpy(weight)
         conv.bias.data = torch.from_numpy(init[b].copy())
         block[0] = conv
         del block[1]
@@ -241,7 +251,8 @@ def start_from_kept(net, var):
 def export_onnx(net, out):
     """Writes net as the ONNX file the reader loads: one cell a run."""
     net.eval()
-    torch.onnx.export(net, (torch.zeros(1, CHANNELS, SIDE, SIDE), torch.zeros(1, EXTRA)), out, opset_version=11,
+    channels = net.features[0][0].in_channels
+    torch.onnx.export(net, (torch.zeros(1, channels, SIDE, SIDE), torch.zeros(1, EXTRA)), out, opset_version=11,
                       input_names=['patch', 'extra'], output_names=['corr'])
 
 
