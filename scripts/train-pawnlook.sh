@@ -20,7 +20,11 @@
 # rendered at every elevation, at 0.02 and 0.01, in four runs; it still
 # learnt from 26 560 to 54 900 cells), then trained on from that file
 # (PAWN_FROM, 6 epochs) on 81000-89999 rendered with --max-elevation 62
-# (3452 frames), with PAWN_JITTERS=0.02,0.01,0.03,0.005.
+# (3452 frames), with PAWN_JITTERS=0.02,0.01,0.03,0.005. Since the
+# ninety-fourth session that network also takes each plane's cover mask
+# (where nearer pieces, as read, stand across it): the covered cells are
+# exported with -pawnmasks and trained with PAWN_MASKS=1; a file without
+# them given as PAWN_FROM starts with those inputs unweighted.
 #
 # PAWN_JITTERS (default 0.02,0.01) sets the corners' moves the training
 # frames are read at, one reading each.
@@ -38,7 +42,8 @@ out=vision/pawnlook.onnx
 only=()
 if [ "${PAWN_COVERED:-0}" = 1 ]; then
 	out=vision/hiddenlook.onnx
-	only=(-pawncovered -pawnbare 0.5)
+	only=(-pawncovered -pawnbare 0.5 -pawnmasks)
+	export PAWN_MASKS=1
 	epochs=${epochs:-12}
 fi
 epochs=${epochs:-8}

@@ -47,9 +47,10 @@ func pawnPair(lp *[nHyp]float64) (level, best, other int, ok bool) {
 	return level, best, other, true
 }
 
-// samplePawn fills pix (tierPixels) and extra (pawnLookExtra) with cell
-// i's inputs to the pawn look, read as level level with odds odds of the
-// runner-up occupant over the best.
+// samplePawn fills pix (tierPixels, then the two planes' cover masks
+// where pix has room for them: the hidden look's) and extra
+// (pawnLookExtra) with cell i's inputs to the pawn look, read as level
+// level with odds odds of the runner-up occupant over the best.
 func (c *cellCtx) samplePawn(full *pixels, toFull float64, i, level int, odds float64, pix []uint8, extra []float32) {
 	const n = 3 * tierSide * tierSide
 	top := c.set.stackTop(level)
@@ -113,6 +114,17 @@ var pawnLookONNX []byte
 // reader it leaves 85 wrong (the file before 91; the trainer's figure
 // judges the runner-up alone); five check sets cold 417 -> 414 cells
 // wrong, 1811 -> 1817 boards perfect (SIM_NOTES, ninety-second session).
+// Then given each plane's cover mask as well (coverMask: where nearer
+// pieces, as read, stand across it; the masks' weights starting at
+// naught) and trained on (6 epochs) on those frames, on 300000-308999
+// rendered the same way (3392 frames, the same four moves) and on the
+// one-lamp frames 31000-59999 (4333, moved 0.02 and 0.01): 101 447
+// cells. Of the 858 check cells it leaves 77 wrong; the same training
+// without the masks 78. Five check sets cold 414 -> 410 cells wrong,
+// 1817 -> 1819 boards perfect (without the masks 412 / 1816; trained
+// afresh with them, 12 epochs, 415 / 1812); the hold-outs as before
+// but one board fewer on the fresh one (SIM_NOTES, ninety-fourth
+// session).
 //
 //go:embed hiddenlook.onnx
 var hiddenLookONNX []byte
@@ -121,10 +133,6 @@ var hiddenLookONNX []byte
 // lets it on the cells whose top nearer pieces cover too.
 var usePawnLook, useHiddenLook = true, true
 
-// hiddenLookMasks: the hidden-pawn look's network takes the planes'
-// cover (coverMask) besides their colours.
-var hiddenLookMasks = false
-
 // newPawnLook gives the pawn look's network.
 func newPawnLook() cellLook {
 	return cellLook{onnx: pawnLookONNX, name: "the pawn look's network", nExtra: pawnLookExtra}
@@ -132,7 +140,7 @@ func newPawnLook() cellLook {
 
 // newHiddenLook gives the pawn look's network for covered cells.
 func newHiddenLook() cellLook {
-	return cellLook{onnx: hiddenLookONNX, name: "the pawn look's network for covered cells", nExtra: pawnLookExtra, masks: hiddenLookMasks}
+	return cellLook{onnx: hiddenLookONNX, name: "the pawn look's network for covered cells", nExtra: pawnLookExtra, masks: true}
 }
 
 // pawnLook lets the pawn network correct every occupant's odds against
