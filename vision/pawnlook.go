@@ -116,15 +116,15 @@ var pawnLookONNX []byte
 // wrong, 1811 -> 1817 boards perfect (SIM_NOTES, ninety-second session).
 // Then given each plane's cover mask as well (coverMask: where nearer
 // pieces, as read, stand across it; the masks' weights starting at
-// naught) and trained on (6 epochs) on those frames, on 300000-308999
-// rendered the same way (3392 frames, the same four moves) and on the
-// one-lamp frames 31000-59999 (4333, moved 0.02 and 0.01): 101 447
-// cells. Of the 858 check cells it leaves 77 wrong; the same training
-// without the masks 78. Five check sets cold 414 -> 410 cells wrong,
-// 1817 -> 1819 boards perfect (without the masks 412 / 1816; trained
-// afresh with them, 12 epochs, 415 / 1812); the hold-outs as before
-// but one board fewer on the fresh one (SIM_NOTES, ninety-fourth
-// session).
+// naught) and trained on (6 epochs, PAWN_LR=1e-3) on those frames, on
+// 300000-308999 rendered the same way (3392 frames, the same four moves)
+// and on the one-lamp frames 31000-59999 (4333, moved 0.02 and 0.01):
+// 101 447 cells. Of the 858 check cells it leaves 81 wrong. Five check
+// sets cold 414 -> 409 cells wrong, 1817 -> 1821 boards perfect (at
+// the gentler 5e-4 410 / 1819; the same frames without the masks 412 /
+// 1816; trained afresh with them, 12 epochs, 415 / 1812); the two
+// hold-outs 217 -> 215 cells wrong, 861 -> 862 boards perfect
+// (SIM_NOTES, ninety-fourth session).
 //
 //go:embed hiddenlook.onnx
 var hiddenLookONNX []byte
