@@ -239,7 +239,7 @@ func (c *cellCtx) samplePatches(full *pixels, toFull float64, cells []int) {
 	for j, i := range cells {
 		p := c.patchPix[j*patchPixels : (j+1)*patchPixels]
 		for pl, z := range planes {
-			c.samplePlane(full, toFull, i, z, patchSide, p[pl*3*n:(pl+1)*3*n])
+			c.samplePlane(full, toFull, i, z, patchSide, p[pl*3*n:(pl+1)*3*n], nil)
 		}
 		x := c.patchExtra[j*patchExtra : (j+1)*patchExtra]
 		lp := &c.netLP[i]
@@ -257,8 +257,9 @@ func (c *cellCtx) samplePatches(full *pixels, toFull float64, cells []int) {
 // samplePlane fills q (3 x side x side: r, g, b) with cell i's colours
 // on the plane at height z, seen square: side samples a side over the
 // cell widened by patchMargin each way, from the full-resolution frame
-// full (toFull scales the reduced frame's pixels to it).
-func (c *cellCtx) samplePlane(full *pixels, toFull float64, i int, z float64, side int, q []uint8) {
+// full (toFull scales the reduced frame's pixels to it). A cover of
+// side x side (nil for none) gets the same points' cover (coverAt).
+func (c *cellCtx) samplePlane(full *pixels, toFull float64, i int, z float64, side int, q, cover []uint8) {
 	col, row := float64(i%5)+c.patchShift.X, float64(i/5)+c.patchShift.Y
 	step := (1 + 2*patchMargin) / float64(side)
 	n := side * side
@@ -268,6 +269,9 @@ func (c *cellCtx) samplePlane(full *pixels, toFull float64, i int, z float64, si
 			v := full.bilinear((pt.X+0.5)*toFull-0.5, (pt.Y+0.5)*toFull-0.5)
 			k := gy*side + gx
 			q[k], q[n+k], q[2*n+k] = uint8(v[0]+0.5), uint8(v[1]+0.5), uint8(v[2]+0.5)
+			if cover != nil {
+				cover[k] = c.coverAt(i, pt)
+			}
 		}
 	}
 }

@@ -54,35 +54,25 @@ func pawnPair(lp *[nHyp]float64) (level, best, other int, ok bool) {
 func (c *cellCtx) samplePawn(full *pixels, toFull float64, i, level int, odds float64, pix []uint8, extra []float32) {
 	const n = 3 * tierSide * tierSide
 	top := c.set.stackTop(level)
-	c.samplePlane(full, toFull, i, top+pawnLookBody*c.set.pawnHeight, tierSide, pix[:n])
-	c.samplePlane(full, toFull, i, top+pawnLookHead*c.set.pawnHeight, tierSide, pix[n:2*n])
+	var body, head []uint8
 	if len(pix) > 2*n {
 		const m = tierSide * tierSide
 		c.drawBase(i)
-		c.coverMask(i, top+pawnLookBody*c.set.pawnHeight, pix[2*n:2*n+m])
-		c.coverMask(i, top+pawnLookHead*c.set.pawnHeight, pix[2*n+m:2*n+2*m])
+		body, head = pix[2*n:2*n+m], pix[2*n+m:2*n+2*m]
 	}
+	c.samplePlane(full, toFull, i, top+pawnLookBody*c.set.pawnHeight, tierSide, pix[:n], body)
+	c.samplePlane(full, toFull, i, top+pawnLookHead*c.set.pawnHeight, tierSide, pix[n:2*n], head)
 	c.fillLookExtra(extra, i, odds, level)
 }
 
-// coverMask fills q (tierSide x tierSide, as samplePlane's points) with
-// 255 where a nearer cell's pieces, as read, cover cell i's plane at
-// height z and 0 elsewhere, from the base map drawBase(i) left.
-func (c *cellCtx) coverMask(i int, z float64, q []uint8) {
-	col, row := float64(i%5)+c.patchShift.X, float64(i/5)+c.patchShift.Y
-	step := (1 + 2*patchMargin) / float64(tierSide)
-	reg := c.region[i]
-	for gy := 0; gy < tierSide; gy++ {
-		for gx := 0; gx < tierSide; gx++ {
-			pt := c.cam.project(col-patchMargin+step*(float64(gx)+0.5), row-patchMargin+step*(float64(gy)+0.5), z)
-			x, y := int(math.Floor(pt.X+0.5)), int(math.Floor(pt.Y+0.5))
-			v := uint8(0)
-			if x >= reg.Min.X && y >= reg.Min.Y && x < reg.Max.X && y < reg.Max.Y && c.base[y*c.w+x] == labNear {
-				v = 255
-			}
-			q[gy*tierSide+gx] = v
-		}
+// coverAt is 255 where a nearer cell's pieces, as read, cover cell i at
+// the reduced frame's point p (the base map drawBase(i) left), else 0.
+func (c *cellCtx) coverAt(i int, p pt) uint8 {
+	x, y := int(math.Floor(p.X+0.5)), int(math.Floor(p.Y+0.5))
+	if reg := c.region[i]; x >= reg.Min.X && y >= reg.Min.Y && x < reg.Max.X && y < reg.Max.Y && c.base[y*c.w+x] == labNear {
+		return 255
 	}
+	return 0
 }
 
 // The pawn look's file (scripts/train-pawnlook.sh): a classifier of the
@@ -114,7 +104,7 @@ var pawnLookONNX []byte
 // reader it leaves 85 wrong (the file before 91; the trainer's figure
 // judges the runner-up alone); five check sets cold 417 -> 414 cells
 // wrong, 1811 -> 1817 boards perfect (SIM_NOTES, ninety-second session).
-// Then given each plane's cover mask as well (coverMask: where nearer
+// Then given each plane's cover mask as well (coverAt: where nearer
 // pieces, as read, stand across it; the masks' weights starting at
 // naught) and trained on (6 epochs, PAWN_LR=1e-3) on those frames, on
 // 300000-308999 rendered the same way (3392 frames, the same four moves)

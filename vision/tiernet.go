@@ -52,8 +52,8 @@ func tierOdds(lp *[nHyp]float64, occ, lower int) float64 {
 // occ.
 func (c *cellCtx) sampleTier(full *pixels, toFull float64, i, occ, lower int, pix []uint8, extra []float32) {
 	const n = 3 * tierSide * tierSide
-	c.samplePlane(full, toFull, i, c.set.stackTop(lower), tierSide, pix[:n])
-	c.samplePlane(full, toFull, i, c.set.stackTop(lower+1), tierSide, pix[n:2*n])
+	c.samplePlane(full, toFull, i, c.set.stackTop(lower), tierSide, pix[:n], nil)
+	c.samplePlane(full, toFull, i, c.set.stackTop(lower+1), tierSide, pix[n:2*n], nil)
 	c.fillLookExtra(extra, i, tierOdds(&c.netLP[i], occ, lower), occ)
 }
 
@@ -142,7 +142,7 @@ type cellLook struct {
 	name   string
 	nExtra int
 	// masks adds a plane of cover to each of the two planes' colours
-	// (coverMask): the hidden-pawn look's.
+	// (coverAt): the hidden-pawn look's.
 	masks bool
 	run   patchRun
 	pix   []uint8
