@@ -22,9 +22,13 @@
 # (PAWN_FROM, 6 epochs) on 81000-89999 rendered with --max-elevation 62
 # (3452 frames), with PAWN_JITTERS=0.02,0.01,0.03,0.005. Since the
 # ninety-fourth session that network also takes each plane's cover mask
-# (where nearer pieces, as read, stand across it): the covered cells are
-# exported with -pawnmasks and trained with PAWN_MASKS=1; a file without
-# them given as PAWN_FROM starts with those inputs unweighted.
+# (where nearer pieces, as read, stand across it), and since the
+# ninety-fifth the pawn look's network for cells in sight does too: the
+# cells are exported with -pawnmasks and trained with PAWN_MASKS=1; a file
+# without them given as PAWN_FROM starts with those inputs unweighted.
+# The kept vision/pawnlook.onnx was then trained on (PAWN_FROM, 6 epochs,
+# PAWN_LR=1e-3) on 300000-308999 and 81000-89999 at 0.02,0.01 and the
+# one-lamp frames 31000-59999 at 0.02, in three runs.
 #
 # PAWN_JITTERS (default 0.02,0.01) sets the corners' moves the training
 # frames are read at, one reading each.
@@ -39,11 +43,11 @@ train=${2:-60000-70999}
 check=${3:-18000-18999}
 epochs=${4:-}
 out=vision/pawnlook.onnx
-only=()
+only=(-pawnmasks)
+export PAWN_MASKS=1
 if [ "${PAWN_COVERED:-0}" = 1 ]; then
 	out=vision/hiddenlook.onnx
-	only=(-pawncovered -pawnbare 0.5 -pawnmasks)
-	export PAWN_MASKS=1
+	only+=(-pawncovered -pawnbare 0.5)
 	epochs=${epochs:-12}
 fi
 epochs=${epochs:-8}

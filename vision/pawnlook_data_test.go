@@ -18,7 +18,7 @@ var (
 	pawnJitters = flag.String("pawnjitters", "0.02", "with -pawndata: one reading per value, at the true corners moved this many pitches (s.d.); a negative value reads the frame cold")
 	pawnBare    = flag.Float64("pawnbare", 0.15, "with -pawndata: the share of the sure bare cells kept")
 	pawnCovered = flag.Bool("pawncovered", false, "with -pawndata: only the cells whose top nearer pieces cover (the hidden look's), the rest left out")
-	pawnMasks   = flag.Bool("pawnmasks", false, "with -pawndata: each cell's two planes of cover after its colours (coverAt), as the hidden look's network takes them")
+	pawnMasks   = flag.Bool("pawnmasks", false, "with -pawndata: each cell's two planes of cover after its colours (coverAt), as both pawn looks' networks take them")
 )
 
 // TestPawnLookData writes the pawn look's training or check cells (a

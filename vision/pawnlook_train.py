@@ -26,12 +26,15 @@ import torch.nn.functional as F
 import tiernet_train as tier
 import trainloop
 
+# The check figure's bound; the reader's pawnLookBound is 4 since the
+# ninety-fifth session (the figures in pawnlook.go are at 3).
 BOUND = 3.0
 GATE = 6.0
 CLASSES = 4
 # PAWN_MASKS=1: each cell also has its two planes' cover masks (where
-# nearer pieces, as read, stand across them), the hidden-pawn look's
-# inputs since the ninety-fourth session.
+# nearer pieces, as read, stand across them): the hidden-pawn look's
+# inputs since the ninety-fourth session, the pawn look's since the
+# ninety-fifth.
 CHANNELS = tier.CHANNELS + (2 if os.environ.get('PAWN_MASKS', '0') == '1' else 0)
 
 

@@ -142,7 +142,7 @@ type cellLook struct {
 	name   string
 	nExtra int
 	// masks adds a plane of cover to each of the two planes' colours
-	// (coverAt): the hidden-pawn look's.
+	// (coverAt): both pawn looks'.
 	masks bool
 	run   patchRun
 	pix   []uint8
