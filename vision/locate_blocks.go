@@ -401,23 +401,33 @@ func (r *Reader) blockGrids(w, h int) []quadCand {
 // centres and corners by a few Gauss-Newton steps over the focal length,
 // the rotation and the translation.
 func fitCamera(c camera, lv int, faces []topFace, ms []faceMatch) camera {
-	type obs struct {
-		x, y, z float64
-		p       pt
-		wt      float64
-	}
-	var o []obs
+	var o []camObs
 	for _, m := range ms {
 		f := faces[m.f]
 		z := blockTop[m.level] - blockTop[lv]
-		o = append(o, obs{float64(m.a), float64(m.b), z, f.c, 1})
+		o = append(o, camObs{float64(m.a), float64(m.b), z, f.c, 1})
 		if f.square {
 			hs := blockSize[m.level] / 2
 			for k, d := range [4]pt{{-hs, -hs}, {hs, -hs}, {hs, hs}, {-hs, hs}} {
-				o = append(o, obs{float64(m.a) + d.X, float64(m.b) + d.Y, z, f.q[k], 0.5})
+				o = append(o, camObs{float64(m.a) + d.X, float64(m.b) + d.Y, z, f.q[k], 0.5})
 			}
 		}
 	}
+	return fitCameraTo(c, o, 6)
+}
+
+// camObs is a board point (x, y, z; pitches) seen at image point p,
+// weighted wt.
+type camObs struct {
+	x, y, z float64
+	p       pt
+	wt      float64
+}
+
+// fitCameraTo refits camera c to observations o by iters Gauss-Newton
+// steps over the focal length, the rotation and the translation, robustly
+// after the first two.
+func fitCameraTo(c camera, o []camObs, iters int) camera {
 	apply := func(c camera, d [7]float64) camera {
 		c.f *= math.Exp(d[0])
 		rot := rodrigues(d[1], d[2], d[3])
@@ -459,7 +469,7 @@ func fitCamera(c camera, lv int, faces []topFace, ms []faceMatch) camera {
 	}
 	// A weak prior on the focal length keeps it sane with few faces.
 	f0 := c.f
-	for it := 0; it < 6; it++ {
+	for it := 0; it < iters; it++ {
 		if it >= 2 {
 			reweight(c)
 		}

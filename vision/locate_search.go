@@ -671,6 +671,34 @@ func squared(h homography, w, hh int) homography {
 	return sq
 }
 
+// squareFit gives the view of a square nearest to grid h's corners: the
+// camera recovered from h, refitted to them (robustly, so that one corner
+// a network placed off behind the towers moves most). squared keeps the
+// recovered camera as it is, which can move a grid that is nearly square
+// half a pitch (18395, 200323: refused).
+func squareFit(h homography, w, hh int) homography {
+	cx, cy := float64(w)/2, float64(hh)/2
+	f, _ := focalLength(h, cx, cy, float64(hh))
+	cam := poseWithFocal(h, cx, cy, f)
+	src := []pt{{0, 0}, {5, 0}, {5, 5}, {0, 5}}
+	o := make([]camObs, len(src))
+	for i, p := range src {
+		o[i] = camObs{x: p.X, y: p.Y, p: h.apply(p), wt: 1}
+	}
+	cam = fitCameraTo(cam, o, squareFitSteps)
+	dst := make([]pt, 4)
+	for i, p := range src {
+		dst[i] = cam.project(p.X, p.Y, 0)
+	}
+	sq, ok := fitHomography(src, dst)
+	if !ok {
+		return h
+	}
+	return sq
+}
+
+const squareFitSteps = 8
+
 // outlineOf is the share of grid hs's (reduced frame) outline that step
 // view v shows (bestOutline), 0 without a view.
 func outlineOf(v stepView, ok bool, hs homography) float64 {
