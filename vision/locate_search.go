@@ -656,19 +656,7 @@ const squareUp = true
 // squared gives the view of a square nearest to grid h: the camera
 // recovered from h (a rotation made orthonormal) sees the board's square.
 func squared(h homography, w, hh int) homography {
-	cx, cy := float64(w)/2, float64(hh)/2
-	f, _ := focalLength(h, cx, cy, float64(hh))
-	cam := poseWithFocal(h, cx, cy, f)
-	src := []pt{{0, 0}, {5, 0}, {5, 5}, {0, 5}}
-	dst := make([]pt, 4)
-	for i, p := range src {
-		dst[i] = cam.project(p.X, p.Y, 0)
-	}
-	sq, ok := fitHomography(src, dst)
-	if !ok {
-		return h
-	}
-	return sq
+	return squareSeenBy(recoveredCamera(h, w, hh), h)
 }
 
 // squareFit gives the view of a square nearest to grid h's corners: the
@@ -677,20 +665,32 @@ func squared(h homography, w, hh int) homography {
 // recovered camera as it is, which can move a grid that is nearly square
 // half a pitch (18395, 200323: refused).
 func squareFit(h homography, w, hh int) homography {
-	cx, cy := float64(w)/2, float64(hh)/2
-	f, _ := focalLength(h, cx, cy, float64(hh))
-	cam := poseWithFocal(h, cx, cy, f)
-	src := []pt{{0, 0}, {5, 0}, {5, 5}, {0, 5}}
-	o := make([]camObs, len(src))
-	for i, p := range src {
+	o := make([]camObs, len(boardSquare))
+	for i, p := range boardSquare {
 		o[i] = camObs{x: p.X, y: p.Y, p: h.apply(p), wt: 1}
 	}
-	cam = fitCameraTo(cam, o, squareFitSteps)
-	dst := make([]pt, 4)
-	for i, p := range src {
+	return squareSeenBy(fitCameraTo(recoveredCamera(h, w, hh), o, squareFitSteps), h)
+}
+
+// boardSquare is the board's outline, A1, A5, E5, E1, in pitches.
+var boardSquare = []pt{{0, 0}, {5, 0}, {5, 5}, {0, 5}}
+
+// recoveredCamera is the camera seen from grid h (a w x hh frame), its
+// principal point the frame's centre.
+func recoveredCamera(h homography, w, hh int) camera {
+	cx, cy := float64(w)/2, float64(hh)/2
+	f, _ := focalLength(h, cx, cy, float64(hh))
+	return poseWithFocal(h, cx, cy, f)
+}
+
+// squareSeenBy is the grid of the board's square as camera cam sees it,
+// else h where that fit fails.
+func squareSeenBy(cam camera, h homography) homography {
+	dst := make([]pt, len(boardSquare))
+	for i, p := range boardSquare {
 		dst[i] = cam.project(p.X, p.Y, 0)
 	}
-	sq, ok := fitHomography(src, dst)
+	sq, ok := fitHomography(boardSquare, dst)
 	if !ok {
 		return h
 	}
