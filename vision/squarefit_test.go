@@ -1,6 +1,8 @@
 package vision
 
 import (
+	"math"
+	"math/rand"
 	"testing"
 )
 
@@ -63,4 +65,34 @@ func TestReadHintOffSquare(t *testing.T) {
 		t.Skip("renders a scene")
 	}
 	readSeedsNear(t, []int64{18395}, 0.25, 3)
+}
+
+// TestSquareFitFinite: whatever quadrilateral a network or a user gives
+// (crossed, collapsed, far off the frame), squareFit gives a finite grid:
+// a NaN would pass some of the checks after it.
+func TestSquareFitFinite(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	tried := 0
+	for i := 0; i < 5000; i++ {
+		var c [4][2]float64
+		for k := range c {
+			c[k] = [2]float64{rng.Float64()*3000 - 1000, rng.Float64()*2000 - 700}
+		}
+		if i%10 == 0 {
+			c[2] = c[1] // two corners on one point
+		}
+		h, ok := homographyFromCorners(c)
+		if !ok {
+			continue
+		}
+		tried++
+		for _, v := range squareFit(h, 1280, 720) {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Fatalf("corners %v: squareFit gives %v", c, squareFit(h, 1280, 720))
+			}
+		}
+	}
+	if tried < 1000 {
+		t.Fatalf("only %d of 5000 quadrilaterals made a homography", tried)
+	}
 }
