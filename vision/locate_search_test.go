@@ -198,24 +198,26 @@ func TestNewSeeds(t *testing.T) {
 	}
 }
 
-// TestRidgeClearRead reads a tuning frame that was refused though its
-// grid's divider ridges were clear (minRidgeClear): 17136, from 85 degrees
-// through a wide lens.
-func TestRidgeClearRead(t *testing.T) {
+// TestOnceRefusedRead reads frames the reader once refused, each within
+// maxPitch at its worst corner and with at most maxWrong cells wrong.
+func TestOnceRefusedRead(t *testing.T) {
 	if testing.Short() {
-		t.Skip("renders a scene")
+		t.Skip("renders three scenes")
 	}
-	readSeedsNear(t, []int64{17136}, 0.25, 3)
-}
-
-// TestOutlinedLowScoreRead reads a tuning frame whose 23 built cells hide
-// every divider: its grid, outlined all round, scored under
-// minCrowdedScore and was refused (17076, 51 degrees).
-func TestOutlinedLowScoreRead(t *testing.T) {
-	if testing.Short() {
-		t.Skip("renders a scene")
-	}
-	readSeedsNear(t, []int64{17076}, 0.15, 2)
+	readSeedCases(t, []seedCase{
+		// A tuning frame from 85 degrees through a wide lens whose grid's
+		// divider ridges were clear (minRidgeClear).
+		{"ridges clear", 17136, 0.25, 3},
+		// A tuning frame whose 23 built cells hide every divider: its
+		// grid, outlined all round, scored under minCrowdedScore (51
+		// degrees).
+		{"outlined, low score", 17076, 0.15, 2},
+		// 50 degrees, 13 built cells: the search finds no grid and the
+		// second corner network's, one corner 0.2 pitch off behind the
+		// towers, is no square view; squared's square of it was 0.6 pitch
+		// off. From squareFit's it is read.
+		{"hint off square", 18395, 0.25, 3},
+	})
 }
 
 // TestConsensusTemp reads two tuning frames whose crowded grids the

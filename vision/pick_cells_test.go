@@ -34,18 +34,8 @@ func TestPickByCellsChoice(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders two scenes")
 	}
-	tests := []struct {
-		name     string
-		seed     int64
-		maxPitch float64
-		maxWrong int
-	}{
+	readSeedCases(t, []seedCase{
 		{"choice read surer than the mean", 17130, 0.25, 2},
 		{"choice refused, mean read", 21129, 0.5, 10},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			readSeedsNear(t, []int64{tc.seed}, tc.maxPitch, tc.maxWrong)
-		})
-	}
+	})
 }

@@ -73,6 +73,25 @@ func readSeedsNear(t *testing.T, seeds []int64, maxPitch float64, maxWrong int) 
 	}
 }
 
+// seedCase is a frame to read cold: within maxPitch at its worst corner,
+// at most maxWrong cells wrong.
+type seedCase struct {
+	name     string
+	seed     int64
+	maxPitch float64
+	maxWrong int
+}
+
+// readSeedCases reads each case's frame in a subtest of its name.
+func readSeedCases(t *testing.T, cases []seedCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			readSeedsNear(t, []int64{tc.seed}, tc.maxPitch, tc.maxWrong)
+		})
+	}
+}
+
 // cellsWrong counts the cells res reads otherwise than the truth.
 func cellsWrong(res Result, truth sim.Truth) int {
 	n := 0

@@ -56,17 +56,6 @@ func TestSquareFit(t *testing.T) {
 	}
 }
 
-// TestReadHintOffSquare: on 18395 (50 degrees, 13 built cells) the search
-// finds no grid and the second corner network's grid, one corner 0.2 pitch
-// off behind the towers, is no square view; the square squared made of it
-// was 0.6 pitch off, so the board was refused. From squareFit's it is read.
-func TestReadHintOffSquare(t *testing.T) {
-	if testing.Short() {
-		t.Skip("renders a scene")
-	}
-	readSeedsNear(t, []int64{18395}, 0.25, 3)
-}
-
 // TestSquareFitFinite: whatever quadrilateral a network or a user gives
 // (crossed, collapsed, far off the frame), squareFit gives a finite grid:
 // a NaN would pass some of the checks after it.
