@@ -23,9 +23,8 @@ func TestSquareFit(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cam := lookAt(c.eye, [3]float64{2.5, 2.5, 0}, 800, 640, 360)
-			board := []pt{{0, 0}, {5, 0}, {5, 5}, {0, 5}}
 			var truth, given [4][2]float64
-			for i, p := range board {
+			for i, p := range boardSquare {
 				q := cam.project(p.X, p.Y, 0)
 				truth[i] = [2]float64{q.X, q.Y}
 				if i == c.corner {
