@@ -134,6 +134,43 @@ func BenchmarkReadMany(b *testing.B) {
 	}
 }
 
+// BenchmarkReadManyByPath times manySeeds' frames as BenchmarkReadMany
+// does, apart by the way each took to its grid (one read off the clock
+// tells): the corner network's grid standing (shortcut), or the search
+// (search). Their shares make BenchmarkReadMany's mean: the search's
+// frames are few and several times slower.
+func BenchmarkReadManyByPath(b *testing.B) {
+	r := NewReader()
+	defer r.Close()
+	frames, _ := renderFrames(b, manySeeds, 1280, 720)
+	var byPath [2][]gocv.Mat // shortcut, search
+	for _, m := range frames {
+		if _, err := r.Read(m); err != nil && !errors.Is(err, ErrNoGrid) {
+			b.Fatal(err)
+		}
+		k := 0
+		if r.searched {
+			k = 1
+		}
+		byPath[k] = append(byPath[k], m)
+	}
+	for k, name := range []string{"shortcut", "search"} {
+		group := byPath[k]
+		if len(group) == 0 {
+			continue
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.ReportMetric(float64(len(group))/float64(len(frames)), "share")
+			for i := 0; i < b.N; i++ {
+				if _, err := r.Read(group[i%len(group)]); err != nil && !errors.Is(err, ErrNoGrid) {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // renderFrames renders the seeds' scenes at w x h off the clock, as Mats
 // closed when b ends, with their truths.
 func renderFrames(b *testing.B, seeds []int64, w, h int) ([]gocv.Mat, []sim.Truth) {

@@ -256,3 +256,39 @@ func TestReadFallsBackToCornerNet(t *testing.T) {
 		}
 	}
 }
+
+// Read says which way it took to its grid (searched, for
+// BenchmarkReadManyByPath): given corners it searched nothing, with the
+// shortcut off it searched, and it is cleared between reads.
+func TestReadSaysItSearched(t *testing.T) {
+	r := NewReader()
+	defer r.Close()
+	m, truth := simFrame(t, 5000)
+	defer m.Close()
+	cases := []struct {
+		name     string
+		shortcut bool
+		given    bool
+		want     bool
+	}{
+		{"shortcut off", false, false, true},
+		{"corners given", false, true, false},
+		{"shortcut off again", false, false, true},
+	}
+	defer func(s bool) { useCornerShortcut = s }(useCornerShortcut)
+	for _, c := range cases {
+		useCornerShortcut = c.shortcut
+		var err error
+		if c.given {
+			_, err = r.ReadWithCorners(m, truth.Corners)
+		} else {
+			_, err = r.Read(m)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if r.searched != c.want {
+			t.Errorf("%s: searched %v, want %v", c.name, r.searched, c.want)
+		}
+	}
+}

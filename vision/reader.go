@@ -92,6 +92,10 @@ type Reader struct {
 	// weak (boardWeak), kept for learning the board test.
 	boardIn   [nBoardFeatures]float64
 	boardWeak bool
+	// searched says the last read searched the frame for its grid: the
+	// corner network's grid did not stand (the slow way, for the
+	// benchmarks).
+	searched bool
 
 	// fov is the camera's vertical field of view in degrees when known
 	// (SetFieldOfView), else 0.
@@ -295,7 +299,7 @@ func (r *Reader) read(img gocv.Mat, corners *[4][2]float64) (Result, error) {
 func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result, error) {
 	start := time.Now()
 	var res Result
-	r.boardWeak = false
+	r.boardWeak, r.searched = false, false
 	r.cc.colours = boardColours{} // a reading again needs this frame's first
 	if img.Empty() || img.Cols() < 64 || img.Rows() < 64 {
 		return res, fmt.Errorf("vision: frame is empty or tiny (%dx%d)", img.Cols(), img.Rows())
@@ -341,6 +345,7 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 				found = true
 			} else {
 				r.secondOpinion(src.Cols(), src.Rows())
+				r.searched = true
 				h, _, gridConf, found = r.locateGrid(scale, src.Cols(), src.Rows())
 			}
 		}
