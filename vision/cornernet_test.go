@@ -258,33 +258,36 @@ func TestReadFallsBackToCornerNet(t *testing.T) {
 }
 
 // Read says which way it took to its grid (searched, for
-// BenchmarkReadManyByPath): given corners it searched nothing, with the
-// shortcut off it searched, and it is cleared between reads.
+// BenchmarkReadManyByPath): the corner network's grid or a sure hint
+// searched nothing, nor did given corners; with the shortcut off, or a
+// hint far from the board, the frame was searched; the flag is cleared
+// between reads.
 func TestReadSaysItSearched(t *testing.T) {
 	r := NewReader()
 	defer r.Close()
 	m, truth := simFrame(t, 5000)
 	defer m.Close()
+	// A hint a whole pitch off to the right: not where the board is.
+	var away [4][2]float64
+	for i, c := range truth.Corners {
+		away[i] = [2]float64{c[0] + gridPitch(truth.Corners), c[1]}
+	}
 	cases := []struct {
 		name     string
 		shortcut bool
-		given    bool
+		read     func() (Result, error)
 		want     bool
 	}{
-		{"shortcut off", false, false, true},
-		{"corners given", false, true, false},
-		{"shortcut off again", false, false, true},
+		{"shortcut on", true, func() (Result, error) { return r.Read(m) }, false},
+		{"shortcut off", false, func() (Result, error) { return r.Read(m) }, true},
+		{"corners given", false, func() (Result, error) { return r.ReadWithCorners(m, truth.Corners) }, false},
+		{"hint far off", true, func() (Result, error) { return r.ReadNear(m, away) }, true},
+		{"hint on the board", true, func() (Result, error) { return r.ReadNear(m, truth.Corners) }, false},
 	}
 	defer func(s bool) { useCornerShortcut = s }(useCornerShortcut)
 	for _, c := range cases {
 		useCornerShortcut = c.shortcut
-		var err error
-		if c.given {
-			_, err = r.ReadWithCorners(m, truth.Corners)
-		} else {
-			_, err = r.Read(m)
-		}
-		if err != nil {
+		if _, err := c.read(); err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		if r.searched != c.want {

@@ -59,8 +59,9 @@ type scoredGrid struct {
 // locateGrid finds the grid (full-resolution frame): the best candidate,
 // then refined twice more with more places per line (the second time
 // searching closer to the line). It gives the grid's score and how sure it
-// is, in 0..1.
+// is, in 0..1, and marks the read as searched.
 func (r *Reader) locateGrid(scale float64, w, h int) (homography, float64, float64, bool) {
+	r.searched = true
 	r.gridUnsure = false
 	r.evidence = gridEvidence{}
 	best, ok := r.findGrid(scale, w, h)

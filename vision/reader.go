@@ -92,9 +92,9 @@ type Reader struct {
 	// weak (boardWeak), kept for learning the board test.
 	boardIn   [nBoardFeatures]float64
 	boardWeak bool
-	// searched says the last read searched the frame for its grid: the
-	// corner network's grid did not stand (the slow way, for the
-	// benchmarks).
+	// searched says the last read searched the frame for its grid
+	// (locateGrid): neither the corner network's grid nor a hint stood
+	// (the slow way, for the benchmarks).
 	searched bool
 
 	// fov is the camera's vertical field of view in degrees when known
@@ -345,7 +345,6 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 				found = true
 			} else {
 				r.secondOpinion(src.Cols(), src.Rows())
-				r.searched = true
 				h, _, gridConf, found = r.locateGrid(scale, src.Cols(), src.Rows())
 			}
 		}
