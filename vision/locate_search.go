@@ -673,6 +673,11 @@ func squareFit(h homography, w, hh int) homography {
 	return squareSeenBy(fitCameraTo(recoveredCamera(h, w, hh), o, squareFitSteps), h)
 }
 
+// squareFitSteps are squareFit's Gauss-Newton steps (fitCameraTo: two
+// plain, then robust): enough to set aside one corner half a pitch off
+// (TestSquareFit).
+const squareFitSteps = 8
+
 // boardSquare is the board's outline, A1, A5, E5, E1, in pitches.
 var boardSquare = []pt{{0, 0}, {5, 0}, {5, 5}, {0, 5}}
 
@@ -697,8 +702,6 @@ func squareSeenBy(cam camera, h homography) homography {
 	}
 	return sq
 }
-
-const squareFitSteps = 8
 
 // outlineOf is the share of grid hs's (reduced frame) outline that step
 // view v shows (bestOutline), 0 without a view.
