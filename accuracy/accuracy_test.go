@@ -4,10 +4,14 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
+	"maps"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"companion/vision"
 )
@@ -21,6 +25,7 @@ var (
 	trueFOV     = flag.Bool("truefov", false, "with -seeds: give the reader each frame's true field of view (a camera whose lens is known)")
 	handsFlag   = flag.String("hands", "", "read these seeds' frames with a hand over the board (sim.AddHand) and print how many were refused, as TABLE.md wants")
 	soloFlag    = flag.String("solo", "", "with -seeds: read the cells with the mean of these patch-only networks (comma-separated ONNX files from vision/solonet_train.py) in place of the reader's own reading (a development flag: OpenCV 4.6 aborts on a file it cannot parse)")
+	stageTimes  = flag.Bool("stagetimes", false, "with -seeds: also print each stage's mean time a frame (vision.Reader.TraceTimes); under taskset -c 0 it is one core's")
 	cellTSVFlag = flag.String("celltsv", "", "with -seeds: also write one line per cell of the boards read (seed, cell, truth, read, confidence, grid confidence, hidden, worst corner error, the shares of its top, its pawn and the whole pawn in sight (sim.Sight; -1 for no pawn)) to this file")
 )
 
@@ -93,6 +98,13 @@ func TestHarness(t *testing.T) {
 			t.Fatalf("-solo %s: %v", *soloFlag, err)
 		}
 	}
+	spent := map[string]stageSpent{}
+	if *stageTimes {
+		r.TraceTimes(func(stage string, d time.Duration) {
+			s := spent[stage]
+			spent[stage] = stageSpent{s.d + d, s.n + 1}
+		})
+	}
 	var rep Report
 	var opts []Option
 	if *trueFOV {
@@ -109,6 +121,9 @@ func TestHarness(t *testing.T) {
 		rep = Run(context.Background(), seeds, r, opts...)
 	}
 	rep.WriteText(os.Stdout)
+	if *stageTimes {
+		writeStageTimes(os.Stdout, spent, len(rep.Samples))
+	}
 	if *tsvFlag != "" {
 		if err := writeTSV(*tsvFlag, rep); err != nil {
 			t.Fatal(err)
@@ -119,6 +134,45 @@ func TestHarness(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// stageOrder is the order in which a read's stages run (vision.TraceTimes).
+var stageOrder = []string{
+	vision.StagePrepare, vision.StageHand, vision.StageCorner, vision.StageShortcut,
+	vision.StageSearch, vision.StageNear, vision.StageFirst, vision.StagePick,
+	vision.StageChecks, vision.StageRefine, vision.StageLooks, vision.StageFinish,
+}
+
+// stageSpent is a stage's time over a run, and how many times it ran.
+type stageSpent struct {
+	d time.Duration
+	n int
+}
+
+// writeStageTimes prints each stage's mean time over n frames, in the
+// order they run (any other after them), and their sum; and how many
+// times each ran (the search only where the corner network's grid did not
+// stand; a second pass where Read fell back near its guess).
+func writeStageTimes(w io.Writer, spent map[string]stageSpent, n int) {
+	if n == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nstage times, mean ms a frame over %d frames (and times run):\n", n)
+	// Any stage stageOrder lacks still counts, after the known ones.
+	order := slices.Clone(stageOrder)
+	for _, stage := range slices.Sorted(maps.Keys(spent)) {
+		if !slices.Contains(order, stage) {
+			order = append(order, stage)
+		}
+	}
+	var total time.Duration
+	for _, stage := range order {
+		if s, ok := spent[stage]; ok {
+			fmt.Fprintf(w, "  %-9s %7.1f %5d\n", stage, float64(s.d.Microseconds())/1000/float64(n), s.n)
+			total += s.d
+		}
+	}
+	fmt.Fprintf(w, "  %-9s %7.1f\n", "all", float64(total.Microseconds())/1000/float64(n))
 }
 
 // writeCellTSV writes one line per cell of the boards read, for studying
@@ -322,4 +376,25 @@ func sureShare(rep Report) float64 {
 		return 0
 	}
 	return float64(rep.Sure) / float64(read)
+}
+
+// TestWriteStageTimes: the stages print in the order they run, as means
+// over the frames, with their sum.
+func TestWriteStageTimes(t *testing.T) {
+	var b strings.Builder
+	writeStageTimes(&b, map[string]stageSpent{
+		vision.StageFirst:   {60 * time.Millisecond, 2},
+		vision.StagePrepare: {4 * time.Millisecond, 2},
+		vision.StageSearch:  {20 * time.Millisecond, 1},
+		"unheard":           {2 * time.Millisecond, 3},
+	}, 2)
+	want := "\nstage times, mean ms a frame over 2 frames (and times run):\n" +
+		"  prepare       2.0     2\n" +
+		"  search       10.0     1\n" +
+		"  first        30.0     2\n" +
+		"  unheard       1.0     3\n" +
+		"  all          43.0\n"
+	if b.String() != want {
+		t.Errorf("got\n%q\nwant\n%q", b.String(), want)
+	}
 }

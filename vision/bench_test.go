@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"os"
 	"testing"
+	"time"
 
 	"companion/sim"
 
@@ -168,6 +169,28 @@ func BenchmarkReadManyByPath(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkReadStages is BenchmarkReadMany with each stage's mean time a
+// read (TraceTimes) as a metric of its own, in ms: where a typical frame's
+// time goes, the stages a frame skips counting as nothing.
+func BenchmarkReadStages(b *testing.B) {
+	r := NewReader()
+	defer r.Close()
+	frames, _ := renderFrames(b, manySeeds, 1280, 720)
+	spent := map[string]time.Duration{}
+	r.TraceTimes(func(stage string, d time.Duration) { spent[stage] += d })
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := r.Read(frames[i%len(frames)]); err != nil && !errors.Is(err, ErrNoGrid) {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	for stage, d := range spent {
+		b.ReportMetric(float64(d.Microseconds())/1000/float64(b.N), stage+"-ms")
 	}
 }
 

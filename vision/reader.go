@@ -141,6 +141,8 @@ type Reader struct {
 	cornerOK    bool
 	// traceGrid, when set (TraceGrid), receives the corners at each stage.
 	traceGrid func(stage string, corners [4][2]float64)
+	// traceTimes, when set (TraceTimes), receives each stage's time.
+	traceTimes func(stage string, d time.Duration)
 	// secondCorner is the second corner network (secondOpinion), run
 	// only where the search runs; secondGuess its corners when secondOK.
 	secondCorner cornerNet
@@ -313,6 +315,8 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 			return res, err
 		}
 	}
+	lap := start
+	r.lap(StagePrepare, &lap)
 	if useHandNet && !r.handPassed {
 		if r.handLogit, err = r.hand.logit(src); err != nil {
 			return res, err
@@ -320,6 +324,7 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 		if r.handLogit > handThreshold {
 			return res, ErrNotSettled
 		}
+		r.lap(StageHand, &lap)
 	}
 	var h homography
 	gridConf := 1.0
@@ -330,6 +335,7 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 		var found bool
 		if near != nil {
 			h, gridConf, found = r.locateNear(*near, scale, src.Cols(), src.Rows())
+			r.lap(StageNear, &lap)
 		} else {
 			if useCornerNet {
 				if useHandNet {
@@ -341,11 +347,15 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 					r.cornerGuess, r.cornerOK = r.corner.guessOK(src)
 				}
 			}
+			r.lap(StageCorner, &lap)
 			if h, gridConf, shortcut = r.cornerShortcut(scale, src.Cols(), src.Rows()); shortcut {
 				found = true
+				r.lap(StageShortcut, &lap)
 			} else {
+				r.lap(StageShortcut, &lap)
 				r.secondOpinion(src.Cols(), src.Rows())
 				h, _, gridConf, found = r.locateGrid(scale, src.Cols(), src.Rows())
+				r.lap(StageSearch, &lap)
 			}
 		}
 		if !found {
@@ -384,6 +394,7 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 	if err := onGrid(h); err != nil {
 		return res, err
 	}
+	r.lap(StageFirst, &lap)
 	// first is the grid first read, should findGrid's own choice, which
 	// pickByCells may pick over it, be refused after.
 	var first struct {
@@ -410,6 +421,7 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 		} else if tried {
 			r.keptFirst.restoreAll(&r.cc, &res)
 		}
+		r.lap(StagePick, &lap)
 	}
 	if corners == nil {
 		// The board test judges weak grids, the search's or a hint's.
@@ -429,8 +441,12 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 			}
 		}
 	}
+	if corners == nil {
+		r.lap(StageChecks, &lap)
+	}
 	if corners == nil && near == nil {
 		r.refineRead(gridConf, scale, &res)
+		r.lap(StageRefine, &lap)
 	}
 	// The third look corrects the reading chosen, once: the choices
 	// before it (the camera's distance, the grid, the board test) were
@@ -441,6 +457,7 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 	if r.looks(toFull) {
 		r.cc.decideAll(&res)
 	}
+	r.lap(StageLooks, &lap)
 	res.GridConfidence = gridConf
 	r.trace("final", res.Corners)
 	r.confIn = r.confFeatures(res.Board, res.Confidence, gridConf, corners == nil && r.gridUnsure)
@@ -452,6 +469,7 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 		}
 	}
 	r.soloLook(toFull, &res)
+	r.lap(StageFinish, &lap)
 	res.Millis = float64(time.Since(start).Microseconds()) / 1000
 	return res, nil
 }
