@@ -139,7 +139,8 @@ func BenchmarkReadMany(b *testing.B) {
 // does, apart by the way each took to its grid (one read off the clock
 // tells): the corner network's grid standing (shortcut), or the search
 // (search). Their shares make BenchmarkReadMany's mean: the search's
-// frames are few and several times slower.
+// frames are few and several times slower. Each stage's mean time is a
+// metric too, as in BenchmarkReadStages.
 func BenchmarkReadManyByPath(b *testing.B) {
 	r := NewReader()
 	defer r.Close()
@@ -161,6 +162,7 @@ func BenchmarkReadManyByPath(b *testing.B) {
 			continue
 		}
 		b.Run(name, func(b *testing.B) {
+			report := stageMetrics(b, r)
 			b.ReportAllocs()
 			b.ReportMetric(float64(len(group))/float64(len(frames)), "share")
 			for i := 0; i < b.N; i++ {
@@ -168,6 +170,7 @@ func BenchmarkReadManyByPath(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			report()
 		})
 	}
 }
@@ -179,18 +182,27 @@ func BenchmarkReadStages(b *testing.B) {
 	r := NewReader()
 	defer r.Close()
 	frames, _ := renderFrames(b, manySeeds, 1280, 720)
-	spent := map[string]time.Duration{}
-	r.TraceTimes(func(stage string, d time.Duration) { spent[stage] += d })
-	b.ReportAllocs()
 	b.ResetTimer()
+	report := stageMetrics(b, r)
+	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		if _, err := r.Read(frames[i%len(frames)]); err != nil && !errors.Is(err, ErrNoGrid) {
 			b.Fatal(err)
 		}
 	}
-	b.StopTimer()
-	for stage, d := range spent {
-		b.ReportMetric(float64(d.Microseconds())/1000/float64(b.N), stage+"-ms")
+	report()
+}
+
+// stageMetrics traces r's stage times (TraceTimes) until report, which
+// stops it and gives each stage's mean a read as a metric, in ms.
+func stageMetrics(b *testing.B, r *Reader) (report func()) {
+	spent := map[string]time.Duration{}
+	r.TraceTimes(func(stage string, d time.Duration) { spent[stage] += d })
+	return func() {
+		r.TraceTimes(nil)
+		for stage, d := range spent {
+			b.ReportMetric(float64(d.Microseconds())/1000/float64(b.N), stage+"-ms")
+		}
 	}
 }
 
