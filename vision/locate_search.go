@@ -470,9 +470,13 @@ func (r *Reader) gridCandidates(scale float64, w, h int) []scoredGrid {
 		_, raw := r.outlineEdges()
 		orows, ocols := familyLines(raw, rw, rh, outlinePool)
 		qs := r.outlineGrids(orows, ocols, outlineNear)
-		for _, q := range r.outlineGrids(orows, ocols, outlineWide) {
-			if !nearAny(qs, q.h) {
-				qs = append(qs, q)
+		if !r.cornerOK {
+			// The corner networks' grids, tried below, find the boards
+			// the wide search was for (see outlineWide).
+			for _, q := range r.outlineGrids(orows, ocols, outlineWide) {
+				if !nearAny(qs, q.h) {
+					qs = append(qs, q)
+				}
 			}
 		}
 		for _, q := range qs {

@@ -111,6 +111,34 @@ func TestFindGridCrowdedBoards(t *testing.T) {
 	}
 }
 
+// TestSearchWithCornerGuessesFindsCrowdedBoards: where the corner
+// networks ran, the search skips the wide outline search (outlineWide),
+// and their grids, tried as candidates, find the boards it was for.
+func TestSearchWithCornerGuessesFindsCrowdedBoards(t *testing.T) {
+	defer func(s bool) { useCornerShortcut = s }(useCornerShortcut)
+	useCornerShortcut = false // the search runs on every frame
+	r := NewReader()
+	defer r.Close()
+	for _, seed := range []int64{20208, 20017, 20243} {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			m, truth := simFrame(t, seed)
+			defer m.Close()
+			res, err := r.Read(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// A last pass without the guess is Read's fallback near it: the
+			// search's own grid was refused or far off.
+			if !r.searched || !r.cornerOK {
+				t.Fatalf("searched %v, last pass with the corner guess %v: want the search's own grid read", r.searched, r.cornerOK)
+			}
+			if e := pitchErr(res.Corners, truth.Corners); e > 0.25 {
+				t.Errorf("grid %.2f pitch off at its worst corner, want within 0.25", e)
+			}
+		})
+	}
+}
+
 // TestCrowdedScoreWeighsEveryCue: each cue raises a crowded grid's rank.
 func TestCrowdedScoreWeighsEveryCue(t *testing.T) {
 	base := scoredGrid{s: 0.1, base: 0, frame: -0.1}
