@@ -43,8 +43,9 @@ func BenchmarkDomeLook(b *testing.B) {
 }
 
 // The dome look finds blue pawns on level 3 the reader took for domes
-// (check-set frames read cold: 18265 C4, 18384 E5, 18489 A4, 20045 B2 and
-// B5).
+// (check-set frames read cold: 18265 C4, 18384 E5, 20045 B2 and B5; 18489
+// A4 too until its grid, found by the wide outline search, was 0.24 pitch
+// off without it).
 func TestDomeLookTurnsCells(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders frames")
@@ -53,5 +54,5 @@ func TestDomeLookTurnsCells(t *testing.T) {
 	defer func(u bool) { useDomeLook = u }(useDomeLook)
 	r := NewReader()
 	defer r.Close()
-	lookTurns(t, r, "domes", &useDomeLook, [][2]int64{{18265, 13}, {18384, 24}, {18489, 3}, {20045, 6}, {20045, 9}})
+	lookTurns(t, r, "domes", &useDomeLook, [][2]int64{{18265, 13}, {18384, 24}, {20045, 6}, {20045, 9}})
 }
