@@ -98,12 +98,9 @@ func TestHarness(t *testing.T) {
 			t.Fatalf("-solo %s: %v", *soloFlag, err)
 		}
 	}
-	spent := map[string]stageSpent{}
+	spent := vision.StageTotals{}
 	if *stageTimes {
-		r.TraceTimes(func(stage string, d time.Duration) {
-			s := spent[stage]
-			spent[stage] = stageSpent{s.d + d, s.n + 1}
-		})
+		r.TraceTimes(spent.Add)
 	}
 	var rep Report
 	var opts []Option
@@ -136,30 +133,17 @@ func TestHarness(t *testing.T) {
 	}
 }
 
-// stageOrder is the order in which a read's stages run (vision.TraceTimes).
-var stageOrder = []string{
-	vision.StagePrepare, vision.StageHand, vision.StageCorner, vision.StageShortcut,
-	vision.StageSearch, vision.StageNear, vision.StageFirst, vision.StagePick,
-	vision.StageChecks, vision.StageRefine, vision.StageLooks, vision.StageFinish,
-}
-
-// stageSpent is a stage's time over a run, and how many times it ran.
-type stageSpent struct {
-	d time.Duration
-	n int
-}
-
 // writeStageTimes prints each stage's mean time over n frames, in the
 // order they run (any other after them), and their sum; and how many
 // times each ran (the search only where the corner network's grid did not
 // stand; a second pass where Read fell back near its guess).
-func writeStageTimes(w io.Writer, spent map[string]stageSpent, n int) {
+func writeStageTimes(w io.Writer, spent vision.StageTotals, n int) {
 	if n == 0 {
 		return
 	}
 	fmt.Fprintf(w, "\nstage times, mean ms a frame over %d frames (and times run):\n", n)
-	// Any stage stageOrder lacks still counts, after the known ones.
-	order := slices.Clone(stageOrder)
+	// Any stage vision.Stages lacks still counts, after the known ones.
+	order := slices.Clone(vision.Stages)
 	for _, stage := range slices.Sorted(maps.Keys(spent)) {
 		if !slices.Contains(order, stage) {
 			order = append(order, stage)
@@ -168,8 +152,8 @@ func writeStageTimes(w io.Writer, spent map[string]stageSpent, n int) {
 	var total time.Duration
 	for _, stage := range order {
 		if s, ok := spent[stage]; ok {
-			fmt.Fprintf(w, "  %-9s %7.1f %5d\n", stage, float64(s.d.Microseconds())/1000/float64(n), s.n)
-			total += s.d
+			fmt.Fprintf(w, "  %-9s %7.1f %5d\n", stage, float64(s.Time.Microseconds())/1000/float64(n), s.Runs)
+			total += s.Time
 		}
 	}
 	fmt.Fprintf(w, "  %-9s %7.1f\n", "all", float64(total.Microseconds())/1000/float64(n))
@@ -382,11 +366,11 @@ func sureShare(rep Report) float64 {
 // over the frames, with their sum.
 func TestWriteStageTimes(t *testing.T) {
 	var b strings.Builder
-	writeStageTimes(&b, map[string]stageSpent{
-		vision.StageFirst:   {60 * time.Millisecond, 2},
-		vision.StagePrepare: {4 * time.Millisecond, 2},
-		vision.StageSearch:  {20 * time.Millisecond, 1},
-		"unheard":           {2 * time.Millisecond, 3},
+	writeStageTimes(&b, vision.StageTotals{
+		vision.StageFirst:   {Time: 60 * time.Millisecond, Runs: 2},
+		vision.StagePrepare: {Time: 4 * time.Millisecond, Runs: 2},
+		vision.StageSearch:  {Time: 20 * time.Millisecond, Runs: 1},
+		"unheard":           {Time: 2 * time.Millisecond, Runs: 3},
 	}, 2)
 	want := "\nstage times, mean ms a frame over 2 frames (and times run):\n" +
 		"  prepare       2.0     2\n" +

@@ -7,7 +7,6 @@ import (
 	"math/rand"
 	"os"
 	"testing"
-	"time"
 
 	"companion/sim"
 
@@ -196,12 +195,12 @@ func BenchmarkReadStages(b *testing.B) {
 // stageMetrics traces r's stage times (TraceTimes) until report, which
 // stops it and gives each stage's mean a read as a metric, in ms.
 func stageMetrics(b *testing.B, r *Reader) (report func()) {
-	spent := map[string]time.Duration{}
-	r.TraceTimes(func(stage string, d time.Duration) { spent[stage] += d })
+	spent := StageTotals{}
+	r.TraceTimes(spent.Add)
 	return func() {
 		r.TraceTimes(nil)
-		for stage, d := range spent {
-			b.ReportMetric(float64(d.Microseconds())/1000/float64(b.N), stage+"-ms")
+		for stage, s := range spent {
+			b.ReportMetric(float64(s.Time.Microseconds())/1000/float64(b.N), stage+"-ms")
 		}
 	}
 }

@@ -21,6 +21,28 @@ const (
 	StageFinish   = "finish"   // the confidences and the solo look
 )
 
+// Stages are the Stage constants in the order a read runs them.
+var Stages = []string{
+	StagePrepare, StageHand, StageCorner, StageShortcut, StageSearch, StageNear,
+	StageFirst, StagePick, StageChecks, StageRefine, StageLooks, StageFinish,
+}
+
+// StageTotal is a stage's time over many reads, and how many times it ran.
+type StageTotal struct {
+	Time time.Duration
+	Runs int
+}
+
+// StageTotals adds up each stage's time over many reads: its Add is a
+// TraceTimes hook.
+type StageTotals map[string]StageTotal
+
+// Add counts one run of stage, d long.
+func (t StageTotals) Add(stage string, d time.Duration) {
+	s := t[stage]
+	t[stage] = StageTotal{s.Time + d, s.Runs + 1}
+}
+
 // TraceTimes has f receive how long each stage of the reads that follow
 // took (the Stage constants), nil to stop. Where Read falls back to
 // reading near the corner network's grid, the second pass's stages follow
