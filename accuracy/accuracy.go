@@ -645,6 +645,12 @@ func (rep Report) RightGridCornerQuantile(q float64) float64 {
 
 // WriteText writes the report for people.
 func (rep Report) WriteText(w io.Writer) {
+	seeds := make([]int64, len(rep.Samples))
+	for i, s := range rep.Samples {
+		seeds[i] = s.Seed
+	}
+	// Figures are only a hold-out's on seeds no training saw.
+	fmt.Fprintf(w, "seeds: %s\n", sim.HoldOutShare(seeds))
 	fmt.Fprintf(w, "boards %d, read %d, failed %d\n", rep.All.Boards, rep.All.Boards-rep.All.Failed, rep.All.Failed)
 	fmt.Fprintf(w, "cells exactly right %.2f%% (level %.2f%%, occupant %.2f%%); boards perfect %.1f%%\n",
 		100*rep.All.CellAccuracy(), 100*ratio(rep.All.Level, rep.All.Cells), 100*ratio(rep.All.Occ, rep.All.Cells), 100*rep.All.PerfectShare())

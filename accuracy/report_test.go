@@ -122,3 +122,30 @@ func TestReportUnseen(t *testing.T) {
 		t.Errorf("report lacks %q:\n%s", want, out.String())
 	}
 }
+
+// TestReportSaysWhetherHoldOut: a report on seeds trainers may have seen
+// says it is no hold-out, so such figures are never quoted as one.
+func TestReportSaysWhetherHoldOut(t *testing.T) {
+	truth := boardWith(5)
+	for _, tc := range []struct {
+		name  string
+		seeds []int64
+		want  string
+	}{
+		{"hold-out", []int64{150000, 150001}, "seeds: all 2 seeds in the hold-outs' span 100000-299999 (never trained on)\n"},
+		{"training seeds", []int64{300000, 300001}, "seeds: no seed in the hold-outs' span 100000-299999: training may have seen these scenes, so this is no hold-out\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var rep Report
+			for _, s := range tc.seeds {
+				rep.Samples = append(rep.Samples, Sample{Seed: s, Truth: truth, Read: truth})
+			}
+			rep.summarise()
+			var out strings.Builder
+			rep.WriteText(&out)
+			if !strings.HasPrefix(out.String(), tc.want) {
+				t.Errorf("report starts %q, want %q", strings.SplitAfter(out.String(), "\n")[0], tc.want)
+			}
+		})
+	}
+}

@@ -38,21 +38,13 @@ var (
 	netMirror = flag.Bool("netmirror", false, "with -trainnet: train on each cell and its mirror image (mirrorInputs), in turn by epoch")
 )
 
-// The hold-outs' seeds: 100000-100499 and, since the ninetieth session,
-// 200000-200499, with the rest of the span kept for hold-outs to come.
-// Seeds from 300000 on are free to train on.
-const holdOutFirst, holdOutLast = 100000, 299999
-
-// touchesHoldOut reports whether seeds a-b reach into the hold-outs' span.
-func touchesHoldOut(a, b int64) bool { return b >= holdOutFirst && a <= holdOutLast }
-
 // seedRange reads seeds "a-b"; training seeds must not be the hold-out's
 // or the regression suite's.
 func seedRange(t *testing.T, rg string, training bool) (a, b int64) {
 	if _, err := fmt.Sscanf(rg, "%d-%d", &a, &b); err != nil {
 		t.Fatalf("seeds %q: want a-b", rg)
 	}
-	if training && (touchesHoldOut(a, b) || (a <= 5039 && b >= 5000)) {
+	if training && (sim.TouchesHoldOut(a, b) || (a <= 5039 && b >= 5000)) {
 		t.Fatal("seeds 100000-299999 are the hold-outs and 5000-5039 the regression suite: never train on them")
 	}
 	return a, b

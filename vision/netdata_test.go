@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"companion/sim"
 )
 
 // exportSeeds are the sim seeds of ranges ("a-b,c-d") a network's data
@@ -18,7 +20,7 @@ func exportSeeds(t *testing.T, ranges string, check, onlyCached bool) []int64 {
 	var seeds []int64
 	for _, rg := range strings.Split(ranges, ",") {
 		a, b := seedRange(t, rg, !check)
-		if touchesHoldOut(a, b) {
+		if sim.TouchesHoldOut(a, b) {
 			t.Fatal("seeds 100000-299999 are the hold-outs: never look at them while training")
 		}
 		for s := a; s <= b; s++ {
@@ -79,23 +81,4 @@ func readFileList(tb testing.TB, name, list string) [][]byte {
 		out = append(out, b)
 	}
 	return out
-}
-
-func TestTouchesHoldOut(t *testing.T) {
-	for _, tc := range []struct {
-		a, b int64
-		want bool
-	}{
-		{81000, 89999, false},
-		{99000, 100000, true},
-		{100000, 100499, true},
-		{200000, 200499, true},
-		{250000, 310000, true},
-		{299999, 299999, true},
-		{300000, 308999, false},
-	} {
-		if got := touchesHoldOut(tc.a, tc.b); got != tc.want {
-			t.Errorf("touchesHoldOut(%d, %d) = %v, want %v", tc.a, tc.b, got, tc.want)
-		}
-	}
 }
