@@ -133,8 +133,14 @@ const shortcutRounds = 2
 // 20000-20299, 21000-21199, 22000-22299, 5000-5299), cold, 231 frames
 // more skip it: cells wrong 662 -> 665 (boards perfect 1688 -> 1686),
 // the harness's mean time a frame 185 -> 165 ms. At 0.04, 68 frames more
-// read 4 cells worse.
-var sureShortcutSpread = 0.03
+// read 4 cells worse. Tuned again with the ninety-ninth session's reader
+// (same sets, cold; cells wrong / boards perfect / frames searched):
+// 0.03 382 / 1825 / 598, 0.04 383 / 1825 / 531, 0.05 384 / 1827 / 498,
+// 0.07 385 / 1826 / 476, 0.1 391 / 1826 / 472. At 0.05 a searched frame
+// in 21 is spared (BenchmarkReadMany 90-94 -> 84-91 ms on one core); the
+// grid lands further off on 21 frames and nearer on 23, and only 20083
+// (a quarter pitch off, 7 cells) reads worse by more than a cell.
+var sureShortcutSpread = 0.05
 
 // cornerShortcut gives the corner network's grid refined on the dividers
 // (full resolution) when it is sure enough to skip the search: it stays
