@@ -138,8 +138,9 @@ const shortcutRounds = 2
 // 0.03 382 / 1825 / 598, 0.04 383 / 1825 / 531, 0.05 384 / 1827 / 498,
 // 0.07 385 / 1826 / 476, 0.1 391 / 1826 / 472. At 0.05 a searched frame
 // in 21 is spared (BenchmarkReadMany 90-94 -> 84-91 ms on one core); the
-// grid lands further off on 21 frames and nearer on 23, and only 20083
-// (a quarter pitch off, 7 cells) reads worse by more than a cell.
+// grid lands more than 0.02 pitch further off on 21 frames and nearer
+// on 23; cells 7 better, 9 worse, 7 of those on 20083 (a quarter pitch
+// off).
 var sureShortcutSpread = 0.05
 
 // cornerShortcut gives the corner network's grid refined on the dividers
