@@ -137,7 +137,8 @@ const shortcutRounds = 2
 // (same sets, cold; cells wrong / boards perfect / frames searched):
 // 0.03 382 / 1825 / 598, 0.04 383 / 1825 / 531, 0.05 384 / 1827 / 498,
 // 0.07 385 / 1826 / 476, 0.1 391 / 1826 / 472. At 0.05 a searched frame
-// in 21 is spared (BenchmarkReadMany 90-94 -> 84-91 ms on one core); the
+// in 21 is spared (one core, the harness on 150000-150499: 113-120 ->
+// 102-105 ms a frame; BenchmarkReadMany moves within its noise); the
 // grid lands more than 0.02 pitch further off on 21 frames and nearer
 // on 23; cells 7 better, 9 worse, 7 of those on 20083 (a quarter pitch
 // off).
