@@ -45,7 +45,7 @@ func seedRange(t *testing.T, rg string, training bool) (a, b int64) {
 		t.Fatalf("seeds %q: want a-b", rg)
 	}
 	if training && (sim.TouchesHoldOut(a, b) || (a <= 5039 && b >= 5000)) {
-		t.Fatal("seeds 100000-299999 are the hold-outs and 5000-5039 the regression suite: never train on them")
+		t.Fatalf("seeds %d-%d are the hold-outs and 5000-5039 the regression suite: never train on them", sim.HoldOutFirst, sim.HoldOutLast)
 	}
 	return a, b
 }

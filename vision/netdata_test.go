@@ -21,7 +21,7 @@ func exportSeeds(t *testing.T, ranges string, check, onlyCached bool) []int64 {
 	for _, rg := range strings.Split(ranges, ",") {
 		a, b := seedRange(t, rg, !check)
 		if sim.TouchesHoldOut(a, b) {
-			t.Fatal("seeds 100000-299999 are the hold-outs: never look at them while training")
+			t.Fatalf("seeds %d-%d are the hold-outs: never look at them while training", sim.HoldOutFirst, sim.HoldOutLast)
 		}
 		for s := a; s <= b; s++ {
 			if onlyCached && cache != "" {
