@@ -63,8 +63,9 @@ var outlineNear = outlineSearch{lines: 12, triples: 160, keep: 15}
 // boards (TestSearchWithCornerGuessesFindsCrowdedBoards), and it was
 // about a quarter of the search's time (about 23 ms of 90 a searched
 // frame, one core). Five check sets cold, with it / without: 379 / 382
-// cells wrong, 1824 / 1825 boards perfect; hold-outs 100000, 200000 and
-// 300000 (500 each) 108 / 109, 111 / 110, 97 / 96 cells wrong.
+// cells wrong, 1824 / 1825 boards perfect; hold-outs 100000 and 200000
+// (500 each) 108 / 109, 111 / 110 cells wrong, and 300000-300499 (training
+// seeds, not a hold-out) 97 / 96.
 var outlineWide = outlineSearch{lines: 24, perBin: 5, sides: true, triples: 400, keep: 5}
 
 // outlinePool is how many lines of each family, strongest first, the

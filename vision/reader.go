@@ -440,8 +440,6 @@ func (r *Reader) readHinted(img gocv.Mat, corners, near *[4][2]float64) (Result,
 				return res, err
 			}
 		}
-	}
-	if corners == nil {
 		r.lap(StageChecks, &lap)
 	}
 	if corners == nil && near == nil {
