@@ -15,6 +15,7 @@ import (
 var (
 	switchName  = flag.String("switch", "", "TestSwitchCost: the reader's switch to measure ("+strings.Join(switchNames(), ", ")+")")
 	switchSeeds = flag.String("switchseeds", "20000-20149", "TestSwitchCost: the seeds read (a-b; never the hold-outs'), from COMPANION_SIM_CACHE when rendered there")
+	switchDiff  = flag.Bool("switchdiff", false, "TestSwitchCost: also list the seeds the two settings read differently, with each reading's cells wrong and asked and its grid confidence")
 )
 
 // readerSwitches are the reader's parts that can be switched off, by the
@@ -53,6 +54,8 @@ type switchTally struct {
 	wrong, perfect  int
 	refused, frames int
 	perFrame        []float64 // ms, frame by frame, for the paired spread
+	last            string    // the last frame's reading, for -switchdiff
+	lastWrong       int
 }
 
 func (s *switchTally) add(res Result, err error, truth sim.Truth, d time.Duration) {
@@ -62,10 +65,19 @@ func (s *switchTally) add(res Result, err error, truth sim.Truth, d time.Duratio
 	if err != nil {
 		s.refused++
 		s.wrong += len(truth.Board)
+		s.last, s.lastWrong = "refused", len(truth.Board)
 		return
 	}
 	w := cellsWrong(res, truth)
 	s.wrong += w
+	asked := 0
+	for _, c := range res.Confidence {
+		if c < SureConfidence {
+			asked++
+		}
+	}
+	s.last = fmt.Sprintf("%d wrong, %d asked, grid %.2f, %.0f ms", w, asked, res.GridConfidence, float64(d.Microseconds())/1000)
+	s.lastWrong = w
 	if w == 0 {
 		s.perfect++
 	}
@@ -138,6 +150,9 @@ func TestSwitchCost(t *testing.T) {
 			tally[k].add(res, err, truth, time.Since(start))
 		}
 		img.Close()
+		if *switchDiff && tally[0].lastWrong != tally[1].lastWrong {
+			t.Logf("seed %d: off %s; on %s", seed, tally[0].last, tally[1].last)
+		}
 	}
 	for k, name := range []string{"off", "on"} {
 		s := &tally[k]
