@@ -15,7 +15,7 @@ import (
 var (
 	switchName  = flag.String("switch", "", "TestSwitchCost: the reader's switch to measure ("+strings.Join(switchNames(), ", ")+")")
 	switchSeeds = flag.String("switchseeds", "20000-20149", "TestSwitchCost: the seeds read (a-b; never the hold-outs'), from COMPANION_SIM_CACHE when rendered there")
-	switchDiff  = flag.Bool("switchdiff", false, "TestSwitchCost: also list the seeds the two settings read differently, with each reading's cells wrong and asked and its grid confidence")
+	switchDiff  = flag.Bool("switchdiff", false, "TestSwitchCost: also list the seeds on which the two settings leave different numbers of cells wrong, with each reading's cells wrong and asked, grid confidence and time")
 )
 
 // readerSwitches are the reader's parts that can be switched off, by the
