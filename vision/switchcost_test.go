@@ -50,17 +50,13 @@ func switchNames() []string {
 // switchTally is one setting's reads: time, cells wrong and boards
 // perfect against the truth, and frames refused.
 type switchTally struct {
-	time            time.Duration
-	wrong, perfect  int
-	refused, frames int
-	perFrame        []float64 // ms, frame by frame, for the paired spread
-	last            string    // the last frame's reading, for -switchdiff
-	lastWrong       int
+	wrong, perfect, refused int
+	perFrame                []float64 // ms, frame by frame
+	last                    string    // the last frame's reading, for -switchdiff
+	lastWrong               int
 }
 
 func (s *switchTally) add(res Result, err error, truth sim.Truth, d time.Duration) {
-	s.time += d
-	s.frames++
 	s.perFrame = append(s.perFrame, float64(d.Microseconds())/1000)
 	if err != nil {
 		s.refused++
@@ -117,10 +113,7 @@ func TestSwitchCost(t *testing.T) {
 	if !ok {
 		t.Fatalf("unknown switch %q: want one of %s", *switchName, strings.Join(switchNames(), ", "))
 	}
-	var a, b int64
-	if _, err := fmt.Sscanf(*switchSeeds, "%d-%d", &a, &b); err != nil || a > b {
-		t.Fatalf("-switchseeds %q: want a-b", *switchSeeds)
-	}
+	a, b := seedRange(t, *switchSeeds, false)
 	if sim.TouchesHoldOut(a, b) {
 		t.Fatalf("seeds %d-%d touch the hold-outs (%d-%d): never choose on them", a, b, sim.HoldOutFirst, sim.HoldOutLast)
 	}
@@ -156,8 +149,12 @@ func TestSwitchCost(t *testing.T) {
 	}
 	for k, name := range []string{"off", "on"} {
 		s := &tally[k]
+		var ms float64
+		for _, v := range s.perFrame {
+			ms += v
+		}
 		t.Logf("%s %-3s: %.1f ms a frame, %d cells wrong, %d of %d boards perfect, %d refused",
-			*switchName, name, float64(s.time.Microseconds())/1000/float64(s.frames), s.wrong, s.perfect, s.frames, s.refused)
+			*switchName, name, ms/float64(len(s.perFrame)), s.wrong, s.perfect, len(s.perFrame), s.refused)
 	}
 	d, se := pairedSpread(tally[0].perFrame, tally[1].perFrame)
 	t.Logf("%s on costs %.2f ms a frame (standard error %.2f) and saves %d cells wrong, %d boards perfect more",
