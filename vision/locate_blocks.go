@@ -77,80 +77,92 @@ func (r *Reader) topFaces() []topFace {
 	n := w * h
 	if cap(r.faceLabels) < n {
 		r.faceLabels = make([]int32, n)
+		r.faceMask = make([]bool, n)
 	}
-	lab := r.faceLabels[:n]
+	lab, mask := r.faceLabels[:n], r.faceMask[:n]
 	for i := range lab {
 		lab[i] = -1
 	}
-	const groove = 10
-	const faceStep = 14
-	ok := func(x, y int) bool {
-		i := y*w + x
-		c := int(g[i])
-		if g[i] < thr || ed != nil && ed[i] != 0 {
-			return false
-		}
-		if x >= 1 && y >= 1 && x+1 < w && y+1 < h && abs(int(g[i+1])-int(g[i-1]))+abs(int(g[i+w])-int(g[i-w])) > faceStep {
-			return false
-		}
-		if x >= 2 && x+2 < w && int(g[i-2])-c > groove && int(g[i+2])-c > groove {
-			return false
-		}
-		if y >= 2 && y+2 < h && int(g[i-2*w])-c > groove && int(g[i+2*w])-c > groove {
-			return false
-		}
-		p := r.px.bgr[3*i : 3*i+3]
-		mx := max(p[0], p[1], p[2])
-		mn := min(p[0], p[1], p[2])
-		return float64(mx-mn) < 0.3*float64(mx)
-	}
+	faceMask(g, ed, r.px.bgr, w, h, thr, mask)
 	var out []topFace
-	var stack []int32
-	var pix []int32
+	stack, pix := r.faceStack[:0], r.facePix[:0]
 	region := int32(0)
-	for i0 := 0; i0 < n; i0++ {
-		if lab[i0] != -1 {
+	for i0, open := range mask {
+		if !open {
 			continue
 		}
-		if !ok(i0%w, i0/w) {
-			lab[i0] = -2
-			continue
-		}
-		// Flood fill (4-connected).
+		// Flood fill (4-connected); a pixel taken leaves the mask.
 		pix = pix[:0]
-		stack = append(stack[:0], int32(i0))
-		lab[i0] = region
+		size := 0 // pix holds only a region small enough to be a face
+		mask[i0], lab[i0] = false, region
+		stack = append(stack, int32(i0), int32(i0%w))
 		for len(stack) > 0 {
-			i := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			pix = append(pix, i)
-			x, y := int(i)%w, int(i)/w
-			for _, d := range [4][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
-				nx, ny := x+d[0], y+d[1]
-				if nx < 0 || ny < 0 || nx >= w || ny >= h {
-					continue
-				}
-				j := int32(ny*w + nx)
-				if lab[j] != -1 {
-					continue
-				}
-				if !ok(nx, ny) {
-					lab[j] = -2
-					continue
-				}
-				lab[j] = region
-				stack = append(stack, j)
+			i, x := int(stack[len(stack)-2]), int(stack[len(stack)-1])
+			stack = stack[:len(stack)-2]
+			if size++; size <= 4*faceMaxArea {
+				pix = append(pix, int32(i))
+			}
+			// The stack holds each pixel with its column, sparing a division.
+			if x > 0 && mask[i-1] {
+				mask[i-1], lab[i-1] = false, region
+				stack = append(stack, int32(i-1), int32(x-1))
+			}
+			if x < w-1 && mask[i+1] {
+				mask[i+1], lab[i+1] = false, region
+				stack = append(stack, int32(i+1), int32(x+1))
+			}
+			if i >= w && mask[i-w] {
+				mask[i-w], lab[i-w] = false, region
+				stack = append(stack, int32(i-w), int32(x))
+			}
+			if i+w < n && mask[i+w] {
+				mask[i+w], lab[i+w] = false, region
+				stack = append(stack, int32(i+w), int32(x))
 			}
 		}
 		region++
-		if len(pix) < 4*faceMinArea || len(pix) > 4*faceMaxArea {
+		if size < 4*faceMinArea || size > 4*faceMaxArea {
 			continue
 		}
 		if f, good := faceOf(pix, w); good {
 			out = append(out, f)
 		}
 	}
+	r.faceStack, r.facePix = stack, pix
 	return out
+}
+
+// faceMask marks the pixels of a w x h grey frame g (step edges ed, nil
+// for none; colour bgr) that may belong to a top face: at least thr
+// bright, off the step edges, flat, not at the bottom of a groove
+// between neighbouring blocks, and grey.
+func faceMask(g, ed, bgr []uint8, w, h int, thr uint8, mask []bool) {
+	const groove = 10
+	const faceStep = 14
+	for y := 0; y < h; y++ {
+		row := y * w
+		for x := 0; x < w; x++ {
+			i := row + x
+			c := int(g[i])
+			mask[i] = false
+			if g[i] < thr || ed != nil && ed[i] != 0 {
+				continue
+			}
+			if x >= 1 && y >= 1 && x+1 < w && y+1 < h && abs(int(g[i+1])-int(g[i-1]))+abs(int(g[i+w])-int(g[i-w])) > faceStep {
+				continue
+			}
+			if x >= 2 && x+2 < w && int(g[i-2])-c > groove && int(g[i+2])-c > groove {
+				continue
+			}
+			if y >= 2 && y+2 < h && int(g[i-2*w])-c > groove && int(g[i+2*w])-c > groove {
+				continue
+			}
+			p := bgr[3*i : 3*i+3]
+			mx := max(p[0], p[1], p[2])
+			mn := min(p[0], p[1], p[2])
+			mask[i] = float64(mx-mn) < 0.3*float64(mx)
+		}
+	}
 }
 
 // frameFaces is topFaces of the current frame, found once: the hint's

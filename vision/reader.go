@@ -127,6 +127,9 @@ type Reader struct {
 	hole      holeScratch
 	// faceLabels labels the reduced frame's pixels by top face (blockGrids).
 	faceLabels []int32
+	faceMask   []bool    // topFaces's pixels not yet taken
+	faceStack  []int32   // topFaces's flood fill
+	facePix    []int32   // topFaces's region
 	faces      []topFace // the current frame's top faces, when facesReady
 	facesReady bool
 	// stepGrads and stepNear index the colour step edges (stepView);
