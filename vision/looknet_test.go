@@ -213,8 +213,67 @@ func TestRimInputFindsTheStep(t *testing.T) {
 	}
 }
 
+// TestSecondLookPassesSureCells sets one cell's odds sure and another's
+// even on a frame read with its true corners: the second look must leave
+// the sure cell's odds as they were, with only its geometry in its inputs,
+// and correct the even one's.
+func TestSecondLookPassesSureCells(t *testing.T) {
+	r := NewReader()
+	defer r.Close()
+	m, truth := simFrame(t, 20001)
+	_, err := r.ReadWithCorners(m, truth.Corners)
+	m.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &r.cc
+	const sure, even = 3, 12
+	for k := range c.netLP[sure] {
+		c.netLP[sure][k], c.netLP[even][k] = -20, -2
+	}
+	c.netLP[sure][1], c.netLP[even][1], c.netLP[even][2] = 0, -0.5, -0.6
+	for i := range c.lookIn[sure*lookInputs : (sure+1)*lookInputs] {
+		c.lookIn[sure*lookInputs+i] = 99 // stale inputs must stay untouched
+	}
+	before := c.netLP
+	c.secondLook(&r.px, &r.model, builtinLookNets)
+	if c.netLP[sure] != before[sure] {
+		t.Errorf("sure cell's odds changed: %v -> %v", before[sure], c.netLP[sure])
+	}
+	if c.netLP[even] == before[even] {
+		t.Error("the even cell's odds were not corrected")
+	}
+	x := c.lookIn[sure*lookInputs : (sure+1)*lookInputs]
+	geom := c.netRow(0, sure)[netInputs-netGeom:]
+	for j, v := range geom {
+		if x[lookInputs-netGeom+j] != v {
+			t.Errorf("sure cell's geometry input %d is %v, want %v", j, x[lookInputs-netGeom+j], v)
+		}
+	}
+	if x[0] != 99 {
+		t.Errorf("sure cell's odds inputs were filled (%v): its look was not passed by", x[0])
+	}
+}
+
+func TestLeadOf(t *testing.T) {
+	for _, c := range []struct {
+		top, next, rest float64
+		want            float64
+	}{{0, -8, -30, 8}, {-1, -1, -5, 0}, {-3, -4.5, -4.5, 1.5}} {
+		var lp [nHyp]float64
+		for k := range lp {
+			lp[k] = c.rest
+		}
+		lp[5], lp[nHyp-1] = c.top, c.next
+		if got := leadOf(&lp); got != c.want {
+			t.Errorf("leadOf(top %v, next %v, rest %v) = %v, want %v", c.top, c.next, c.rest, got, c.want)
+		}
+	}
+}
+
 // BenchmarkSecondLook times the second look on one frame read with its
-// true corners: every cell's inputs and the network's corrections.
+// true corners: the inputs and corrections of the cells the networks are
+// not sure of (sureLookLead).
 func BenchmarkSecondLook(b *testing.B) {
 	r := NewReader()
 	defer r.Close()
