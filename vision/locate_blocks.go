@@ -54,26 +54,11 @@ type topFace struct {
 // flat colour at half size run from one top to the next).
 func (r *Reader) topFaces() []topFace {
 	w, h := r.px.w, r.px.h
-	g, err := r.gray.DataPtrUint8()
-	if err != nil || len(g) != w*h {
+	g, ed, ok := r.faceInputs()
+	if !ok {
 		return nil
 	}
-	var ed []uint8
-	if e := r.stepEdges(); e.Rows() == h && e.Cols() == w {
-		ed, _ = e.DataPtrUint8()
-	}
-	// The brightness of the whitest pixels (the 98th percentile).
-	var hist [256]int
-	for i := 0; i < len(g); i += 3 {
-		hist[g[i]]++
-	}
-	want, v := len(g)/3/50, 255
-	for c := 0; v > 0; v-- {
-		if c += hist[v]; c >= want {
-			break
-		}
-	}
-	thr := uint8(0.72 * float64(v))
+	thr := faceThreshold(g)
 	n := w * h
 	if cap(r.faceLabels) < n {
 		r.faceLabels = make([]int32, n)
@@ -130,6 +115,36 @@ func (r *Reader) topFaces() []topFace {
 	}
 	r.faceStack, r.facePix = stack, pix
 	return out
+}
+
+// faceInputs gives the reduced grey frame and its step edges (nil when
+// they do not fit it) for topFaces; ok is false without the grey frame.
+func (r *Reader) faceInputs() (g, ed []uint8, ok bool) {
+	w, h := r.px.w, r.px.h
+	g, err := r.gray.DataPtrUint8()
+	if err != nil || len(g) != w*h {
+		return nil, nil, false
+	}
+	if e := r.stepEdges(); e.Rows() == h && e.Cols() == w {
+		ed, _ = e.DataPtrUint8()
+	}
+	return g, ed, true
+}
+
+// faceThreshold is the least grey a top face's pixel may have: 0.72 of
+// the whitest pixels' (the 98th percentile of every third pixel).
+func faceThreshold(g []uint8) uint8 {
+	var hist [256]int
+	for i := 0; i < len(g); i += 3 {
+		hist[g[i]]++
+	}
+	want, v := len(g)/3/50, 255
+	for c := 0; v > 0; v-- {
+		if c += hist[v]; c >= want {
+			break
+		}
+	}
+	return uint8(0.72 * float64(v))
 }
 
 // faceMask marks the pixels of a w x h grey frame g (step edges ed, nil

@@ -72,26 +72,11 @@ func BenchmarkTopFaces(b *testing.B) {
 // reaches it; it gives the labels too.
 func topFacesReference(r *Reader) ([]topFace, []int32) {
 	w, h := r.px.w, r.px.h
-	g, err := r.gray.DataPtrUint8()
-	if err != nil || len(g) != w*h {
+	g, ed, seen := r.faceInputs()
+	if !seen {
 		return nil, nil
 	}
-	var ed []uint8
-	if e := r.stepEdges(); e.Rows() == h && e.Cols() == w {
-		ed, _ = e.DataPtrUint8()
-	}
-	// The brightness of the whitest pixels (the 98th percentile).
-	var hist [256]int
-	for i := 0; i < len(g); i += 3 {
-		hist[g[i]]++
-	}
-	want, v := len(g)/3/50, 255
-	for c := 0; v > 0; v-- {
-		if c += hist[v]; c >= want {
-			break
-		}
-	}
-	thr := uint8(0.72 * float64(v))
+	thr := faceThreshold(g)
 	n := w * h
 	lab := make([]int32, n)
 	for i := range lab {

@@ -406,7 +406,7 @@ func (c *cellCtx) secondLook(px *pixels, m *colourModel, ns lookNets) {
 	c.lookRows()
 	for i := 0; i < 25; i++ {
 		x := c.lookIn[i*lookInputs : (i+1)*lookInputs]
-		if len(ns) > 0 && leadOf(&c.netLP[i]) >= sureLookLead {
+		if len(ns) > 0 && lead(&c.netLP[i]) >= sureLookLead {
 			// Only the geometry, which the later looks take.
 			copy(x[lookInputs-netGeom:], c.netRow(0, i)[netInputs-netGeom:])
 			continue
@@ -437,16 +437,3 @@ func (c *cellCtx) lookRows() {
 // cells differ (381 / 1827, 4.47 asked a board), at 2 they read worse
 // (396 / 1821).
 const sureLookLead = 8
-
-// leadOf is how far a cell's likeliest hypothesis leads the next (nats).
-func leadOf(lp *[nHyp]float64) float64 {
-	a, b := math.Inf(-1), math.Inf(-1)
-	for _, v := range lp {
-		if v > a {
-			a, b = v, a
-		} else if v > b {
-			b = v
-		}
-	}
-	return a - b
-}

@@ -218,14 +218,8 @@ func TestRimInputFindsTheStep(t *testing.T) {
 // the sure cell's odds as they were, with only its geometry in its inputs,
 // and correct the even one's.
 func TestSecondLookPassesSureCells(t *testing.T) {
-	r := NewReader()
+	r := readAtTrueCorners(t, 20001)
 	defer r.Close()
-	m, truth := simFrame(t, 20001)
-	_, err := r.ReadWithCorners(m, truth.Corners)
-	m.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
 	c := &r.cc
 	const sure, even = 3, 12
 	for k := range c.netLP[sure] {
@@ -255,7 +249,7 @@ func TestSecondLookPassesSureCells(t *testing.T) {
 	}
 }
 
-func TestLeadOf(t *testing.T) {
+func TestLead(t *testing.T) {
 	for _, c := range []struct {
 		top, next, rest float64
 		want            float64
@@ -265,8 +259,8 @@ func TestLeadOf(t *testing.T) {
 			lp[k] = c.rest
 		}
 		lp[5], lp[nHyp-1] = c.top, c.next
-		if got := leadOf(&lp); got != c.want {
-			t.Errorf("leadOf(top %v, next %v, rest %v) = %v, want %v", c.top, c.next, c.rest, got, c.want)
+		if got := lead(&lp); got != c.want {
+			t.Errorf("lead(top %v, next %v, rest %v) = %v, want %v", c.top, c.next, c.rest, got, c.want)
 		}
 	}
 }
@@ -275,14 +269,8 @@ func TestLeadOf(t *testing.T) {
 // true corners: the inputs and corrections of the cells the networks are
 // not sure of (sureLookLead).
 func BenchmarkSecondLook(b *testing.B) {
-	r := NewReader()
+	r := readAtTrueCorners(b, 20001)
 	defer r.Close()
-	m, truth := simFrame(b, 20001)
-	_, err := r.ReadWithCorners(m, truth.Corners)
-	m.Close()
-	if err != nil {
-		b.Fatal(err)
-	}
 	lp := r.cc.netLP
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -373,4 +361,19 @@ func TestDiagInputTellsRoundFromSquare(t *testing.T) {
 			}
 		})
 	}
+}
+
+// readAtTrueCorners gives a reader that has just read seed's frame at its
+// true corners; the caller closes it.
+func readAtTrueCorners(tb testing.TB, seed int64) *Reader {
+	tb.Helper()
+	r := NewReader()
+	m, truth := simFrame(tb, seed)
+	_, err := r.ReadWithCorners(m, truth.Corners)
+	m.Close()
+	if err != nil {
+		r.Close()
+		tb.Fatal(err)
+	}
+	return r
 }
