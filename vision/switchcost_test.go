@@ -36,6 +36,7 @@ var readerSwitches = map[string]*bool{
 	"domelook":        &useDomeLook,
 	"sololook":        &useSoloLook,
 	"lookmirror":      &lookMirror,
+	"surelookpass":    &passSureCells,
 }
 
 func switchNames() []string {
