@@ -152,5 +152,3 @@ func topFacesReference(r *Reader) ([]topFace, []int32) {
 	}
 	return out, lab
 }
-
-// frameFaces is topFaces of the current frame, found once: the hint's
