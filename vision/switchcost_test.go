@@ -133,12 +133,8 @@ func TestSwitchCost(t *testing.T) {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
 		for j := 0; j < 2; j++ {
-			on := (int(seed-a)+j)%2 == 1
-			*sw = on
-			k := 0
-			if on {
-				k = 1
-			}
+			k := (int(seed-a) + j) % 2 // 1: on
+			*sw = k == 1
 			start := time.Now()
 			res, err := r.Read(img)
 			tally[k].add(res, err, truth, time.Since(start))
