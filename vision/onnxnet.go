@@ -14,6 +14,7 @@ import (
 // output.
 type onnxNet struct {
 	what  string // the network's name, for errors
+	file  []byte // the ONNX file, for convNet
 	net   gocv.Net
 	in    gocv.Mat
 	out   []float32
@@ -43,7 +44,7 @@ func (n *onnxNet) load(file []byte, what string, inShape []int) error {
 	if err != nil {
 		return fmt.Errorf("vision: loading %s: %w", what, err)
 	}
-	n.net, n.what, n.ready = net, what, true
+	n.net, n.what, n.file, n.ready = net, what, file, true
 	if inShape == nil {
 		n.in = gocv.NewMat()
 	} else {

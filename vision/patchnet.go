@@ -110,6 +110,28 @@ type patchNet struct {
 type patchRun struct {
 	onnxNet
 	extra gocv.Mat
+	// own runs the same file without OpenCV (convNet), any number of
+	// rows; nil if the file has an operator it lacks (ownTried).
+	own      *convNet
+	ownTried bool
+}
+
+// useOwnConvNet runs the patch-shaped networks (the third, tier, pawn,
+// dome and solo looks) with convNet instead of OpenCV's dnn: the same
+// outputs to about 1e-6, in about 0.6 of the time.
+var useOwnConvNet = true
+
+// ownNet gives r's convNet, made on first use from its file and its
+// input Mats' shapes; nil where it cannot run the file.
+func (r *patchRun) ownNet() *convNet {
+	if !r.ownTried {
+		r.ownTried = true
+		in, ex := r.in.Size(), r.extra.Size()
+		if len(in) == 4 && len(ex) == 2 {
+			r.own, _ = newConvNet(r.file, map[string][]int{"patch": in[1:], "extra": ex[1:]})
+		}
+	}
+	return r.own
 }
 
 func (p *patchNet) close() {
@@ -177,6 +199,9 @@ func (p *patchNet) inRuns(n int, f func(run *patchRun, at, end int) error) error
 	if err := p.load(); err != nil {
 		return err
 	}
+	if useOwnConvNet && n > 0 && p.runs[0].ownNet() != nil {
+		return f(&p.runs[0], 0, n)
+	}
 	for at := 0; at < n; {
 		k := 0
 		for patchRows[k] > n-at {
@@ -208,6 +233,9 @@ func (r *patchRun) correct(pix []uint8, extra []float32, lp [][nHyp]float64) err
 // run sets the network's two inputs, the patches pix and the other
 // inputs extra, and gives its want corrections (output "corr").
 func (r *patchRun) run(pix []uint8, extra []float32, want int) ([]float32, error) {
+	if own := r.ownNet(); useOwnConvNet && own != nil {
+		return r.runOwn(own, pix, extra, want)
+	}
 	dp, err := r.input()
 	if err != nil || len(dp) != len(pix) {
 		return nil, fmt.Errorf("vision: %s's input: %d values for %d (%v)", r.what, len(pix), len(dp), err)
@@ -223,6 +251,33 @@ func (r *patchRun) run(pix []uint8, extra []float32, want int) ([]float32, error
 	r.net.SetInput(r.in, "patch")
 	r.net.SetInput(r.extra, "extra")
 	return r.forward("corr", want)
+}
+
+// runOwn is run with convNet: as many rows as pix holds.
+func (r *patchRun) runOwn(own *convNet, pix []uint8, extra []float32, want int) ([]float32, error) {
+	per := own.vals["patch"].size()
+	ne := own.vals["extra"].size()
+	if per == 0 || len(pix)%per != 0 || len(extra) != len(pix)/per*ne {
+		return nil, fmt.Errorf("vision: %s's input: %d and %d values", r.what, len(pix), len(extra))
+	}
+	rows := len(pix) / per
+	dp, err := own.input("patch", rows)
+	if err != nil {
+		return nil, err
+	}
+	for i, v := range pix {
+		dp[i] = float32(v)
+	}
+	de, err := own.input("extra", rows)
+	if err != nil {
+		return nil, err
+	}
+	copy(de, extra)
+	out, err := own.run(rows, "corr")
+	if err != nil || len(out) != want {
+		return nil, fmt.Errorf("vision: %s gave %d values, want %d (%v)", r.what, len(out), want, err)
+	}
+	return out, nil
 }
 
 // samplePatches fills c.patchPix and c.patchExtra, row j for cell

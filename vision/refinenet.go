@@ -116,6 +116,10 @@ type refineNet struct {
 	onnxNet
 	onnx []byte // the network's file (nil: refineNetONNX)
 	pix  []uint8
+	// own runs the file without OpenCV (useOwnConvNet); nil where it
+	// cannot.
+	own      *convNet
+	ownTried bool
 }
 
 func (n *refineNet) load() error {
@@ -146,15 +150,7 @@ func (n *refineNet) offsets(full *pixels, h homography) ([4][2]float64, [4]float
 func (n *refineNet) run() ([4][2]float64, [4]float64, error) {
 	var d [4][2]float64
 	var spread [4]float64
-	in, err := n.input()
-	if err != nil {
-		return d, spread, err
-	}
-	for i, v := range n.pix {
-		in[i] = float32(v)
-	}
-	n.net.SetInput(n.in, "patch")
-	o, err := n.forward("off", 4*refineOutputs)
+	o, err := n.forward4()
 	if err != nil {
 		return d, spread, err
 	}
@@ -166,6 +162,38 @@ func (n *refineNet) run() ([4][2]float64, [4]float64, error) {
 		return d, spread, fmt.Errorf("vision: the refinement network gave no number")
 	}
 	return d, spread, nil
+}
+
+// forward4 runs the network on the four patches in n.pix and gives its
+// outputs.
+func (n *refineNet) forward4() ([]float32, error) {
+	if !n.ownTried {
+		n.ownTried = true
+		n.own, _ = newConvNet(n.file, map[string][]int{"patch": {refineChannels, refineSide, refineSide}})
+	}
+	if useOwnConvNet && n.own != nil {
+		in, err := n.own.input("patch", 4)
+		if err != nil {
+			return nil, err
+		}
+		for i, v := range n.pix {
+			in[i] = float32(v)
+		}
+		o, err := n.own.run(4, "off")
+		if err != nil || len(o) != 4*refineOutputs {
+			return nil, fmt.Errorf("vision: %s gave %d values, want %d (%v)", n.what, len(o), 4*refineOutputs, err)
+		}
+		return o, nil
+	}
+	in, err := n.input()
+	if err != nil {
+		return nil, err
+	}
+	for i, v := range n.pix {
+		in[i] = float32(v)
+	}
+	n.net.SetInput(n.in, "patch")
+	return n.forward("off", 4*refineOutputs)
 }
 
 // refined moves grid h (full resolution) up to rounds times where the

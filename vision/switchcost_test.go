@@ -37,6 +37,7 @@ var readerSwitches = map[string]*bool{
 	"sololook":        &useSoloLook,
 	"lookmirror":      &lookMirror,
 	"surelookpass":    &passSureCells,
+	"ownconvnet":      &useOwnConvNet,
 }
 
 func switchNames() []string {

@@ -1,0 +1,234 @@
+package vision
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+)
+
+// convCase is a network the reader runs through OpenCV's dnn, with random
+// inputs of the size it takes.
+type convCase struct {
+	name   string
+	file   []byte
+	rows   int
+	fill   func(rng *rand.Rand, pix []uint8, extra []float32)
+	opencv func(t testing.TB, pix []uint8, extra []float32, rows int) []float32
+}
+
+func patchNetOpenCV(t testing.TB, pix []uint8, extra []float32, rows int) []float32 {
+	var p patchNet
+	defer p.close()
+	useOwnConvNet = false
+	defer func() { useOwnConvNet = true }()
+	var out []float32
+	lp := make([][nHyp]float64, rows)
+	if err := p.correct(pix, extra, lp); err != nil {
+		t.Fatal(err)
+	}
+	// correct clips and adds to lp; the raw outputs are within the clip
+	// (the graph bounds them at 2 tanh), so lp is the output.
+	for _, r := range lp {
+		for _, v := range r {
+			out = append(out, float32(v))
+		}
+	}
+	return out
+}
+
+func refineNetOpenCV(t testing.TB, pix []uint8, _ []float32, rows int) []float32 {
+	var n refineNet
+	defer n.close()
+	if err := n.load(); err != nil {
+		t.Fatal(err)
+	}
+	copy(n.pix, pix)
+	useOwnConvNet = false
+	defer func() { useOwnConvNet = true }()
+	o, err := n.forward4()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.own == nil {
+		t.Error("convNet cannot run the refinement network")
+	}
+	return append([]float32(nil), o...)
+}
+
+func randomPatches(rng *rand.Rand, pix []uint8) {
+	// Smooth patches with edges, like the frames', rather than noise.
+	for i := range pix {
+		pix[i] = uint8(128 + 100*math.Sin(float64(i%97)/7+float64(i/1024)) + 20*rng.NormFloat64()*0.1)
+	}
+}
+
+func TestConvNetMatchesOpenCV(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	for _, rows := range []int{1, 3, 8} {
+		pix := make([]uint8, rows*patchPixels)
+		extra := make([]float32, rows*patchExtra)
+		randomPatches(rng, pix)
+		for i := range extra {
+			extra[i] = float32(rng.NormFloat64())
+		}
+		want := patchNetOpenCV(t, pix, extra, rows)
+		n, err := newConvNet(patchNetONNX, map[string][]int{"patch": {patchChannels, patchSide, patchSide}, "extra": {patchExtra}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		assertConvNet(t, n, "patch", rows, pix, extra, "corr", want)
+	}
+	pix := make([]uint8, 4*refinePixels)
+	randomPatches(rng, pix)
+	want := refineNetOpenCV(t, pix, nil, 4)
+	n, err := newConvNet(refineNetONNX, map[string][]int{"patch": {refineChannels, refineSide, refineSide}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertConvNet(t, n, "refine", 4, pix, nil, "off", want)
+}
+
+// TestConvNetRunsEveryPatchNetwork runs each patch-shaped network the
+// reader embeds both ways through patchRun, on random inputs: convNet
+// must take every one (no silent fall back to OpenCV) and agree with it.
+func TestConvNetRunsEveryPatchNetwork(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	tiers := newTierNets()
+	looks := []cellLook{newDomeLook(), newPawnLook(), newHiddenLook(), tiers[0].cellLook, tiers[1].cellLook}
+	for _, l := range looks {
+		if err := l.load(); err != nil {
+			t.Fatal(err)
+		}
+		randomPatches(rng, l.pix)
+		for i := range l.extra {
+			l.extra[i] = float32(rng.NormFloat64())
+		}
+		runBothWays(t, l.name, &l.run, l.pix, l.extra)
+		l.close()
+	}
+	for _, file := range [][]byte{patchNetONNX, soloLookONNX} {
+		p := patchNet{file: file}
+		if err := p.load(); err != nil {
+			t.Fatal(err)
+		}
+		pix, extra := make([]uint8, 3*patchPixels), make([]float32, 3*patchExtra)
+		randomPatches(rng, pix)
+		for i := range extra {
+			extra[i] = float32(rng.NormFloat64())
+		}
+		// The 2-row run, as OpenCV runs it.
+		runBothWays(t, "a patch network", &p.runs[2], pix[:2*patchPixels], extra[:2*patchExtra])
+		p.close()
+	}
+}
+
+// runBothWays runs r on pix and extra with convNet and with OpenCV and
+// fails where they differ.
+func runBothWays(t *testing.T, what string, r *patchRun, pix []uint8, extra []float32) {
+	t.Helper()
+	own := r.ownNet()
+	if own == nil {
+		t.Errorf("%s: convNet cannot run it", what)
+		return
+	}
+	want := own.vals["corr"].size() * (len(pix) / own.vals["patch"].size())
+	got, err := r.run(pix, extra, want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append([]float32(nil), got...)
+	useOwnConvNet = false
+	ref, err := r.run(pix, extra, want)
+	useOwnConvNet = true
+	if err != nil {
+		t.Fatal(err)
+	}
+	worst, spread := 0.0, 0.0
+	for i := range got {
+		worst = math.Max(worst, math.Abs(float64(got[i]-ref[i])))
+		spread = math.Max(spread, math.Abs(float64(ref[i])))
+	}
+	t.Logf("%s: %d outputs, largest difference %.2g (outputs up to %.3g)", what, len(got), worst, spread)
+	if worst > 1e-4*math.Max(1, spread) || spread == 0 {
+		t.Errorf("%s: convNet differs from OpenCV by up to %g (outputs up to %g)", what, worst, spread)
+	}
+}
+
+func assertConvNet(t *testing.T, n *convNet, what string, rows int, pix []uint8, extra []float32, out string, want []float32) {
+	t.Helper()
+	in, err := n.input("patch", rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range pix {
+		in[i] = float32(v)
+	}
+	if extra != nil {
+		e, err := n.input("extra", rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		copy(e, extra)
+	}
+	got, err := n.run(rows, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%s, %d rows: %d outputs, OpenCV %d", what, rows, len(got), len(want))
+	}
+	worst, spread := 0.0, 0.0
+	for i := range got {
+		worst = math.Max(worst, math.Abs(float64(got[i]-want[i])))
+		spread = math.Max(spread, math.Abs(float64(want[i])))
+	}
+	t.Logf("%s, %d rows: largest difference %.2g (outputs up to %.3g)", what, rows, worst, spread)
+	if worst > 1e-4*math.Max(1, spread) {
+		t.Errorf("%s, %d rows: outputs differ from OpenCV's by up to %g", what, rows, worst)
+	}
+	if spread == 0 {
+		t.Errorf("%s: every output zero: nothing tested", what)
+	}
+}
+
+func BenchmarkConvNetPatch(b *testing.B) {
+	for _, rows := range []int{1, 8} {
+		pix := make([]uint8, rows*patchPixels)
+		extra := make([]float32, rows*patchExtra)
+		randomPatches(rand.New(rand.NewSource(1)), pix)
+		b.Run("own/"+itoa(rows), func(b *testing.B) {
+			n, err := newConvNet(patchNetONNX, map[string][]int{"patch": {patchChannels, patchSide, patchSide}, "extra": {patchExtra}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for i := 0; i < b.N; i++ {
+				in, _ := n.input("patch", rows)
+				for k, v := range pix {
+					in[k] = float32(v)
+				}
+				e, _ := n.input("extra", rows)
+				copy(e, extra)
+				if _, err := n.run(rows, "corr"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("opencv/"+itoa(rows), func(b *testing.B) {
+			var p patchNet
+			defer p.close()
+			lp := make([][nHyp]float64, rows)
+			for i := 0; i < b.N; i++ {
+				if err := p.correct(pix, extra, lp); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}
