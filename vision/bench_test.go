@@ -207,7 +207,7 @@ func stageMetrics(b *testing.B, r *Reader) (report func()) {
 
 // renderFrames renders the seeds' scenes at w x h off the clock, as Mats
 // closed when b ends, with their truths.
-func renderFrames(b *testing.B, seeds []int64, w, h int) ([]gocv.Mat, []sim.Truth) {
+func renderFrames(b testing.TB, seeds []int64, w, h int) ([]gocv.Mat, []sim.Truth) {
 	b.Helper()
 	var frames []gocv.Mat
 	var truths []sim.Truth

@@ -4,16 +4,17 @@ package vision
 #cgo CFLAGS: -O3
 #include <string.h>
 
-// conv3x3 is a 3x3 convolution with padding 1 and stride 1 or 2 of one
-// image in [C][H][W] into out [K][Ho][Wo], with the bias added. It copies
-// the image once into pad, zero-bordered and channels last ((H+2) x (W+2)
-// x C, plus slack for a tile's overreach), so that the inner loop runs
-// along the channels with no bounds tests, and keeps a tile of 8 output
-// pixels by one block of output channels in registers: each weight vector
-// (wt: per block, [3][3][C][lanes], the block's channels beyond K zero)
-// meets 8 pixels. OpenCV 4.6's dnn first copies every 3x3 window into a
-// row, one float at a time, which took about a third of its time on the
-// reader's networks.
+// conv is a convolution (kh x kw kernel, stride, dilation, padding pad
+// on every side) of one image in [C][H][W] into out [K][Ho][Wo], with the
+// bias added and, if relu, negative outputs made zero. It copies the
+// image once into pad, zero-bordered and channels last, plus slack for a
+// tile's overreach (conv_pad_len), so that the inner loop runs along the
+// channels with no bounds tests, and keeps a tile of 8 output pixels by
+// one block of output channels in registers: each weight vector (wt: per
+// block, [kh][kw][C][lanes], the block's channels beyond K zero) meets 8
+// pixels. OpenCV 4.6's dnn first copies every window into a row, one
+// float at a time, which took about a third of its time on the reader's
+// networks.
 //
 // The block is 16 channels where the CPU has AVX-512, else 8 (AVX and FMA,
 // or the baseline); conv_lanes says which, for the weights' packing.
@@ -21,57 +22,63 @@ package vision
 typedef float v16 __attribute__((vector_size(64), aligned(4)));
 typedef float v8 __attribute__((vector_size(32), aligned(4)));
 
-#define CONV_BODY(VT, LANES)                                                              \
-	int Hp = H + 2, Wp = W + 2;                                                           \
-	int Ho = (H - 1) / stride + 1, Wo = (W - 1) / stride + 1;                             \
-	memset(pad, 0, sizeof(float) * ((long)Hp * Wp * C + (long)(16 * stride + 3) * C));    \
-	for (int c = 0; c < C; c++)                                                           \
-		for (int y = 0; y < H; y++) {                                                     \
-			const float *src = in + ((long)c * H + y) * W;                                \
-			float *dst = pad + ((long)(y + 1) * Wp + 1) * C + c;                          \
-			for (int x = 0; x < W; x++) dst[(long)x * C] = src[x];                        \
-		}                                                                                 \
-	int nb = (K + LANES - 1) / LANES;                                                     \
-	for (int b = 0; b < nb; b++) {                                                        \
-		const float *wb = wt + (long)b * 9 * C * LANES;                                   \
-		VT bv = *(const VT *)(bias + b * LANES);                                          \
-		for (int oy = 0; oy < Ho; oy++)                                                   \
-			for (int ox0 = 0; ox0 < Wo; ox0 += 8) {                                       \
-				VT acc[8];                                                                \
-				for (int t = 0; t < 8; t++) acc[t] = bv;                                  \
-				for (int ky = 0; ky < 3; ky++)                                            \
-					for (int kx = 0; kx < 3; kx++) {                                      \
-						const float *w = wb + (long)(ky * 3 + kx) * C * LANES;            \
-						const float *row = pad + ((long)(oy * stride + ky) * Wp + ox0 * stride + kx) * C; \
-						for (int c = 0; c < C; c++) {                                     \
-							VT wv = *(const VT *)(w + c * LANES);                         \
+typedef struct {
+	int C, H, W, K, kh, kw, stride, dil, pad, relu;
+} conv_shape;
+
+static long conv_pad_len(conv_shape s) {
+	return (long)(s.H + 2 * s.pad) * (s.W + 2 * s.pad) * s.C + (long)(8 * s.stride + 1) * s.C;
+}
+
+#define CONV_BODY(VT, LANES)                                                                  \
+	int C = s.C, H = s.H, W = s.W, K = s.K, stride = s.stride, dil = s.dil, P = s.pad;         \
+	int Hp = H + 2 * P, Wp = W + 2 * P;                                                       \
+	int Ho = (Hp - dil * (s.kh - 1) - 1) / stride + 1, Wo = (Wp - dil * (s.kw - 1) - 1) / stride + 1; \
+	memset(pad, 0, sizeof(float) * conv_pad_len(s));                                          \
+	for (int c = 0; c < C; c++)                                                               \
+		for (int y = 0; y < H; y++) {                                                         \
+			const float *src = in + ((long)c * H + y) * W;                                    \
+			float *dst = pad + ((long)(y + P) * Wp + P) * C + c;                              \
+			for (int x = 0; x < W; x++) dst[(long)x * C] = src[x];                            \
+		}                                                                                     \
+	int nb = (K + LANES - 1) / LANES, taps = s.kh * s.kw;                                     \
+	for (int b = 0; b < nb; b++) {                                                            \
+		const float *wb = wt + (long)b * taps * C * LANES;                                    \
+		VT bv = *(const VT *)(bias + b * LANES);                                              \
+		for (int oy = 0; oy < Ho; oy++)                                                       \
+			for (int ox0 = 0; ox0 < Wo; ox0 += 8) {                                           \
+				VT acc[8];                                                                    \
+				for (int t = 0; t < 8; t++) acc[t] = bv;                                      \
+				for (int ky = 0; ky < s.kh; ky++)                                             \
+					for (int kx = 0; kx < s.kw; kx++) {                                       \
+						const float *w = wb + (long)(ky * s.kw + kx) * C * LANES;             \
+						const float *row = pad + ((long)(oy * stride + ky * dil) * Wp + ox0 * stride + kx * dil) * C; \
+						for (int c = 0; c < C; c++) {                                         \
+							VT wv = *(const VT *)(w + c * LANES);                             \
 							for (int t = 0; t < 8; t++) acc[t] += row[(long)t * stride * C + c] * wv; \
-						}                                                                 \
-					}                                                                     \
-				int T = Wo - ox0 < 8 ? Wo - ox0 : 8;                                      \
-				for (int k = 0; k < LANES && b * LANES + k < K; k++) {                    \
-					float *o = out + ((long)(b * LANES + k) * Ho + oy) * Wo + ox0;        \
-					for (int t = 0; t < T; t++) o[t] = relu && acc[t][k] < 0 ? 0 : acc[t][k];                         \
-				}                                                                         \
-			}                                                                             \
+						}                                                                     \
+					}                                                                         \
+				int T = Wo - ox0 < 8 ? Wo - ox0 : 8;                                          \
+				for (int k = 0; k < LANES && b * LANES + k < K; k++) {                        \
+					float *o = out + ((long)(b * LANES + k) * Ho + oy) * Wo + ox0;            \
+					for (int t = 0; t < T; t++) o[t] = s.relu && acc[t][k] < 0 ? 0 : acc[t][k]; \
+				}                                                                             \
+			}                                                                                 \
 	}
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target("avx512f")))
-static void conv3x3_16(const float *in, int C, int H, int W, const float *wt, const float *bias,
-		int K, int stride, int relu, float *out, float *pad) {
+static void conv_16(const float *in, conv_shape s, const float *wt, const float *bias, float *out, float *pad) {
 	CONV_BODY(v16, 16)
 }
 
 __attribute__((target("avx,fma")))
-static void conv3x3_8fma(const float *in, int C, int H, int W, const float *wt, const float *bias,
-		int K, int stride, int relu, float *out, float *pad) {
+static void conv_8fma(const float *in, conv_shape s, const float *wt, const float *bias, float *out, float *pad) {
 	CONV_BODY(v8, 8)
 }
 #endif
 
-static void conv3x3_8(const float *in, int C, int H, int W, const float *wt, const float *bias,
-		int K, int stride, int relu, float *out, float *pad) {
+static void conv_8(const float *in, conv_shape s, const float *wt, const float *bias, float *out, float *pad) {
 	CONV_BODY(v8, 8)
 }
 
@@ -122,19 +129,18 @@ static int conv_lanes(void) {
 	return 8;
 }
 
-static void conv3x3(const float *in, int C, int H, int W, const float *wt, const float *bias,
-		int K, int stride, int relu, float *out, float *pad) {
+static void conv(const float *in, conv_shape s, const float *wt, const float *bias, float *out, float *pad) {
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 	if (__builtin_cpu_supports("avx512f")) {
-		conv3x3_16(in, C, H, W, wt, bias, K, stride, relu, out, pad);
+		conv_16(in, s, wt, bias, out, pad);
 		return;
 	}
 	if (__builtin_cpu_supports("fma") && __builtin_cpu_supports("avx")) {
-		conv3x3_8fma(in, C, H, W, wt, bias, K, stride, relu, out, pad);
+		conv_8fma(in, s, wt, bias, out, pad);
 		return;
 	}
 #endif
-	conv3x3_8(in, C, H, W, wt, bias, K, stride, relu, out, pad);
+	conv_8(in, s, wt, bias, out, pad);
 }
 */
 import "C"
@@ -144,40 +150,56 @@ import "unsafe"
 // convLanes is the C kernel's block of output channels on this CPU.
 var convLanes = int(C.conv_lanes())
 
-// convPadLen is the scratch conv3x3 needs for a C x H x W image.
-func convPadLen(c, h, w, stride int) int { return (h+2)*(w+2)*c + (16*stride+3)*c }
+// convShape is a convolution's shape: the image (c x h x w), the output
+// channels k, the kernel (kh x kw), its stride, dilation and padding (on
+// every side), and whether a ReLU follows.
+type convShape struct {
+	c, h, w, k, kh, kw, stride, dil, pad int
+	relu                                 bool
+}
 
-// packConv3x3 lays out weights w ([K][C][3][3]) and bias for conv3x3:
-// blocks of convLanes output channels, each [3][3][C][lanes], zero beyond
-// K.
-func packConv3x3(w, bias []float32, k, c int) (wt, b []float32) {
-	lanes := convLanes
-	nb := (k + lanes - 1) / lanes
-	wt, b = make([]float32, nb*9*c*lanes), make([]float32, nb*lanes)
+func (s convShape) out() (ho, wo int) {
+	return (s.h+2*s.pad-s.dil*(s.kh-1)-1)/s.stride + 1, (s.w+2*s.pad-s.dil*(s.kw-1)-1)/s.stride + 1
+}
+
+func (s convShape) cShape() C.conv_shape {
+	return C.conv_shape{C: C.int(s.c), H: C.int(s.h), W: C.int(s.w), K: C.int(s.k), kh: C.int(s.kh), kw: C.int(s.kw),
+		stride: C.int(s.stride), dil: C.int(s.dil), pad: C.int(s.pad), relu: C.int(b2i(s.relu))}
+}
+
+// padLen is the scratch the kernel needs.
+func (s convShape) padLen() int { return int(C.conv_pad_len(s.cShape())) }
+
+// packConv lays out weights w ([k][c][kh][kw]) and bias for the kernel:
+// blocks of convLanes output channels, each [kh][kw][c][lanes], zero
+// beyond k.
+func packConv(w, bias []float32, s convShape) (wt, b []float32) {
+	lanes, taps := convLanes, s.kh*s.kw
+	nb := (s.k + lanes - 1) / lanes
+	wt, b = make([]float32, nb*taps*s.c*lanes), make([]float32, nb*lanes)
 	copy(b, bias)
-	for o := 0; o < k; o++ {
+	for o := 0; o < s.k; o++ {
 		blk, lane := o/lanes, o%lanes
-		for ci := 0; ci < c; ci++ {
-			for q := 0; q < 9; q++ {
-				wt[((blk*9+q)*c+ci)*lanes+lane] = w[(o*c+ci)*9+q]
+		for ci := 0; ci < s.c; ci++ {
+			for q := 0; q < taps; q++ {
+				wt[((blk*taps+q)*s.c+ci)*lanes+lane] = w[(o*s.c+ci)*taps+q]
 			}
 		}
 	}
 	return wt, b
 }
 
-// conv3x3 runs the kernel on one image in ([c][h][w]) into out
-// ([k][ho][wo]), negative outputs made zero if relu; pad is scratch of
-// convPadLen.
-func conv3x3(in []float32, c, h, w int, wt, bias []float32, k, stride int, relu bool, out, pad []float32) {
-	ho, wo := (h-1)/stride+1, (w-1)/stride+1
-	if len(in) < c*h*w || len(out) < k*ho*wo || len(pad) < convPadLen(c, h, w, stride) ||
-		len(wt) < ((k+convLanes-1)/convLanes)*9*c*convLanes || len(bias) < ((k+convLanes-1)/convLanes)*convLanes {
-		panic("vision: internal: conv3x3's buffers are too small")
+// conv runs the kernel on one image in ([c][h][w]) into out ([k][ho][wo]),
+// with weights packed by packConv; pad is scratch of s.padLen().
+func conv(in []float32, s convShape, wt, bias []float32, out, pad []float32) {
+	ho, wo := s.out()
+	nb := (s.k + convLanes - 1) / convLanes
+	if len(in) < s.c*s.h*s.w || len(out) < s.k*ho*wo || len(pad) < s.padLen() ||
+		len(wt) < nb*s.kh*s.kw*s.c*convLanes || len(bias) < nb*convLanes {
+		panic("vision: internal: conv's buffers are too small")
 	}
-	C.conv3x3((*C.float)(unsafe.Pointer(&in[0])), C.int(c), C.int(h), C.int(w),
-		(*C.float)(unsafe.Pointer(&wt[0])), (*C.float)(unsafe.Pointer(&bias[0])),
-		C.int(k), C.int(stride), C.int(b2i(relu)), (*C.float)(unsafe.Pointer(&out[0])), (*C.float)(unsafe.Pointer(&pad[0])))
+	C.conv((*C.float)(unsafe.Pointer(&in[0])), s.cShape(), (*C.float)(unsafe.Pointer(&wt[0])),
+		(*C.float)(unsafe.Pointer(&bias[0])), (*C.float)(unsafe.Pointer(&out[0])), (*C.float)(unsafe.Pointer(&pad[0])))
 }
 
 // gemmT is out = x W^T + b for rows of x, with wt W transposed (nin rows

@@ -38,10 +38,10 @@ type convStep struct {
 	op       string
 	in       []string
 	out      string
-	k        int       // Conv: output channels
-	relu     bool      // Conv: the ReLU after it, fused
-	stride   int       // Conv, pools
-	wt, b    []float32 // Conv: packed for conv3x3; Gemm: W transposed
+	k        int       // Gemm: outputs; Slice: the first feature
+	stride   int       // Slice: the end
+	conv     convShape // Conv, with the ReLU after it fused
+	wt, b    []float32 // Conv: packed by packConv; Gemm: W transposed
 	constArg []float32 // element-wise: the constant operand (one value or one per feature)
 	constPos int       // element-wise: which operand is the constant (0 or 1)
 }
@@ -98,36 +98,60 @@ func prepareStep(g *onnxGraph, nd onnxNode, shapes map[string][]int) (convStep, 
 		if len(nd.inputs) > 2 {
 			b = g.consts[nd.inputs[2]]
 		}
-		if in0 == nil || len(in0) != 3 || w == nil || len(w.dims) != 4 || w.dims[2] != 3 || w.dims[3] != 3 || int(w.dims[1]) != in0[0] {
-			return st, nil, fmt.Errorf("not a 3x3 convolution of a known image")
+		if in0 == nil || len(in0) != 3 || w == nil || len(w.dims) != 4 || int(w.dims[1]) != in0[0] {
+			return st, nil, fmt.Errorf("not a convolution of a known image")
 		}
-		for _, a := range []string{"dilations", "group"} {
-			for _, v := range nd.ints[a] {
-				if v != 1 {
-					return st, nil, fmt.Errorf("%s %v", a, nd.ints[a])
+		cs := convShape{c: in0[0], h: in0[1], w: in0[2], k: int(w.dims[0]), kh: int(w.dims[2]), kw: int(w.dims[3]), stride: 1, dil: 1}
+		if g := nd.ints["group"]; len(g) > 0 && g[0] != 1 {
+			return st, nil, fmt.Errorf("group %v", g)
+		}
+		same := func(name string, v *int) bool {
+			a := nd.ints[name]
+			if len(a) == 0 {
+				return true
+			}
+			for _, x := range a {
+				if x != a[0] {
+					return false
 				}
 			}
+			*v = int(a[0])
+			return true
 		}
-		for _, v := range nd.ints["pads"] {
-			if v != 1 {
-				return st, nil, fmt.Errorf("pads %v", nd.ints["pads"])
-			}
+		if !same("strides", &cs.stride) || !same("dilations", &cs.dil) || !same("pads", &cs.pad) ||
+			cs.stride < 1 || cs.dil < 1 || cs.pad < 0 || cs.stride > 8 || cs.dil > 8 || cs.pad > 8 {
+			return st, nil, fmt.Errorf("strides %v, dilations %v, pads %v", nd.ints["strides"], nd.ints["dilations"], nd.ints["pads"])
 		}
-		st.stride = 1
-		if s := nd.ints["strides"]; len(s) == 2 {
-			if s[0] != s[1] || (s[0] != 1 && s[0] != 2) {
-				return st, nil, fmt.Errorf("strides %v", s)
-			}
-			st.stride = int(s[0])
+		ho, wo := cs.out()
+		if ho < 1 || wo < 1 {
+			return st, nil, fmt.Errorf("no output from a %dx%d image", cs.h, cs.w)
 		}
-		st.k = int(w.dims[0])
-		bias := make([]float32, st.k)
+		bias := make([]float32, cs.k)
 		if b != nil {
 			copy(bias, b.floats)
 		}
-		st.wt, st.b = packConv3x3(w.floats, bias, st.k, in0[0])
+		st.conv = cs
+		st.wt, st.b = packConv(w.floats, bias, cs)
 		st.in = nd.inputs[:1]
-		return st, []int{st.k, (in0[1]-1)/st.stride + 1, (in0[2]-1)/st.stride + 1}, nil
+		return st, []int{cs.k, ho, wo}, nil
+	case "Resize":
+		// A nearest-neighbour doubling (PyTorch's interpolate, scale 2).
+		var scales *onnxTensor
+		if len(nd.inputs) > 2 {
+			scales = g.consts[nd.inputs[2]]
+		}
+		if in0 == nil || len(in0) != 3 || nd.strs["mode"] != "nearest" || scales == nil || len(scales.floats) != 4 ||
+			scales.floats[0] != 1 || scales.floats[1] != 1 || scales.floats[2] != 2 || scales.floats[3] != 2 {
+			return st, nil, fmt.Errorf("not a nearest doubling (mode %q)", nd.strs["mode"])
+		}
+		st.in = nd.inputs[:1]
+		return st, []int{in0[0], 2 * in0[1], 2 * in0[2]}, nil
+	case "GlobalAveragePool":
+		if in0 == nil || len(in0) != 3 {
+			return st, nil, fmt.Errorf("not an image")
+		}
+		st.in = nd.inputs[:1]
+		return st, []int{in0[0], 1, 1}, nil
 	case "Gemm":
 		w, b := g.consts[nd.inputs[1]], g.consts[nd.inputs[2]]
 		if in0 == nil || len(in0) != 1 || w == nil || b == nil || len(w.dims) != 2 || int(w.dims[1]) != in0[0] ||
@@ -159,6 +183,12 @@ func prepareStep(g *onnxGraph, nd onnxNode, shapes map[string][]int) (convStep, 
 		return st, in0, nil
 	case "MaxPool", "AveragePool":
 		ks, ss := nd.ints["kernel_shape"], nd.ints["strides"]
+		if nd.op == "MaxPool" && in0 != nil && len(in0) == 3 && len(ks) == 2 && int(ks[0]) == in0[1] && int(ks[1]) == in0[2] {
+			// The whole image's maximum.
+			st.op = "GlobalMaxPool"
+			st.in = nd.inputs[:1]
+			return st, []int{in0[0], 1, 1}, nil
+		}
 		if in0 == nil || len(in0) != 3 || len(ks) != 2 || ks[0] != 2 || ks[1] != 2 || len(ss) != 2 || ss[0] != 2 || ss[1] != 2 || in0[1]%2 != 0 || in0[2]%2 != 0 {
 			return st, nil, fmt.Errorf("not a 2x2 pool of an even image")
 		}
@@ -183,16 +213,18 @@ func prepareStep(g *onnxGraph, nd onnxNode, shapes map[string][]int) (convStep, 
 		if a := nd.ints["axis"]; len(a) != 1 || a[0] != 1 {
 			return st, nil, fmt.Errorf("axis %v", a)
 		}
+		// Along the features, or the channels of images of one size.
 		n := 0
 		for _, in := range nd.inputs {
 			s := shapes[in]
-			if len(s) != 1 {
-				return st, nil, fmt.Errorf("input %q is not flat", in)
+			if len(s) != len(in0) || len(s) != 1 && (len(s) != 3 || s[1] != in0[1] || s[2] != in0[2]) {
+				return st, nil, fmt.Errorf("inputs of shapes %v and %v", in0, s)
 			}
 			n += s[0]
 		}
 		st.in = nd.inputs
-		return st, []int{n}, nil
+		out := append([]int{n}, in0[1:]...)
+		return st, out, nil
 	case "Slice":
 		// Features [start, end) of a flat value (the feature axis, step 1).
 		arg := func(k int) (int64, bool) {
@@ -292,12 +324,39 @@ func (n *convNet) step(st *convStep, rows int) {
 	isz, osz := in.size(), out.size()
 	switch st.op {
 	case "Conv":
-		c, h, w := in.shape[0], in.shape[1], in.shape[2]
-		if need := convPadLen(c, h, w, st.stride); len(n.pad) < need {
+		if need := st.conv.padLen(); len(n.pad) < need {
 			n.pad = make([]float32, need)
 		}
 		for r := 0; r < rows; r++ {
-			conv3x3(in.data[r*isz:(r+1)*isz], c, h, w, st.wt, st.b, st.k, st.stride, st.relu, out.data[r*osz:(r+1)*osz], n.pad)
+			conv(in.data[r*isz:(r+1)*isz], st.conv, st.wt, st.b, out.data[r*osz:(r+1)*osz], n.pad)
+		}
+	case "Resize":
+		c, h, w := in.shape[0], in.shape[1], in.shape[2]
+		for p := 0; p < rows*c; p++ {
+			src, dst := in.data[p*h*w:(p+1)*h*w], out.data[p*4*h*w:(p+1)*4*h*w]
+			for y := 0; y < 2*h; y++ {
+				row, o := src[(y/2)*w:(y/2+1)*w], dst[y*2*w:(y+1)*2*w]
+				for x := range o {
+					o[x] = row[x/2]
+				}
+			}
+		}
+	case "GlobalAveragePool", "GlobalMaxPool":
+		hw := in.shape[1] * in.shape[2]
+		for p := 0; p < rows*in.shape[0]; p++ {
+			a := in.data[p*hw : (p+1)*hw]
+			m, sum := a[0], float32(0)
+			for _, v := range a {
+				if v > m {
+					m = v
+				}
+				sum += v
+			}
+			if st.op == "GlobalMaxPool" {
+				out.data[p] = m
+			} else {
+				out.data[p] = sum / float32(hw)
+			}
 		}
 	case "Gemm":
 		gemmT(in.data, rows, isz, st.wt, st.b, st.k, out.data)
@@ -375,7 +434,7 @@ func fuseReLUs(steps []convStep) []convStep {
 	for i := 0; i < len(steps); i++ {
 		st := steps[i]
 		if st.op == "Conv" && i+1 < len(steps) && steps[i+1].op == "Relu" && steps[i+1].in[0] == st.out && uses[st.out] == 1 {
-			st.relu, st.out = true, steps[i+1].out
+			st.conv.relu, st.out = true, steps[i+1].out
 			i++
 		}
 		out = append(out, st)

@@ -232,3 +232,49 @@ func itoa(n int) string {
 	}
 	return itoa(n/10) + string(rune('0'+n%10))
 }
+
+// TestConvNetRunsTheFrameNetworks runs the corner networks and the hand
+// network on a rendered frame, shrunk as the reader shrinks it, with
+// convNet and with OpenCV.
+func TestConvNetRunsTheFrameNetworks(t *testing.T) {
+	frames, _ := renderFrames(t, []int64{5000}, 1280, 720)
+	for _, f := range []struct {
+		what, out string
+		file      []byte
+		want      int
+	}{
+		{"the corner network", "heat", cornerNetONNX, 4 * cornerNetMapW * cornerNetMapH},
+		{"the second corner network", "heat", secondCornerNetONNX, 4 * cornerNetMapW * cornerNetMapH},
+		{"the hand network", "hand", handNetONNX, 1},
+	} {
+		var n onnxNet
+		if err := n.load(f.file, f.what, nil); err != nil {
+			t.Fatal(err)
+		}
+		small := n.shrink(frames[0])
+		got, err := n.forwardFrame(small, f.out, f.want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n.own == nil {
+			t.Errorf("%s: convNet cannot run it", f.what)
+		}
+		got = append([]float32(nil), got...)
+		useOwnConvNet = false
+		ref, err := n.forwardFrame(small, f.out, f.want)
+		useOwnConvNet = true
+		if err != nil {
+			t.Fatal(err)
+		}
+		worst, spread := 0.0, 0.0
+		for i := range got {
+			worst = math.Max(worst, math.Abs(float64(got[i]-ref[i])))
+			spread = math.Max(spread, math.Abs(float64(ref[i])))
+		}
+		t.Logf("%s: %d outputs, largest difference %.2g (outputs up to %.3g)", f.what, len(got), worst, spread)
+		if worst > 1e-4*math.Max(1, spread) || spread == 0 {
+			t.Errorf("%s: convNet differs from OpenCV by up to %g (outputs up to %g)", f.what, worst, spread)
+		}
+		n.close()
+	}
+}

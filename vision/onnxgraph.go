@@ -21,6 +21,7 @@ type onnxNode struct {
 	outputs []string
 	ints    map[string][]int64
 	floats  map[string][]float32
+	strs    map[string]string
 	tensor  *onnxTensor // a Constant node's value
 }
 
@@ -191,7 +192,7 @@ func parseTensor(b []byte) (name string, t *onnxTensor, err error) {
 }
 
 func parseNode(b []byte) (onnxNode, error) {
-	nd := onnxNode{ints: map[string][]int64{}, floats: map[string][]float32{}}
+	nd := onnxNode{ints: map[string][]int64{}, floats: map[string][]float32{}, strs: map[string]string{}}
 	err := pbFields(b, func(fd pbField) error {
 		switch fd.num {
 		case 1:
@@ -213,6 +214,7 @@ func parseAttribute(b []byte, nd *onnxNode) error {
 	var ints []int64
 	var floats []float32
 	var tensor *onnxTensor
+	var str []byte
 	err := pbFields(b, func(fd pbField) error {
 		var err error
 		switch fd.num {
@@ -222,6 +224,8 @@ func parseAttribute(b []byte, nd *onnxNode) error {
 			floats = append(floats, math.Float32frombits(uint32(fd.v)))
 		case 3:
 			ints = append(ints, int64(fd.v))
+		case 4:
+			str = fd.b
 		case 5:
 			_, tensor, err = parseTensor(fd.b)
 		case 7:
@@ -239,6 +243,9 @@ func parseAttribute(b []byte, nd *onnxNode) error {
 	}
 	if floats != nil {
 		nd.floats[name] = floats
+	}
+	if str != nil {
+		nd.strs[name] = string(str)
 	}
 	if tensor != nil && name == "value" {
 		nd.tensor = tensor

@@ -19,6 +19,20 @@ type onnxNet struct {
 	in    gocv.Mat
 	out   []float32
 	ready bool
+	// own runs the file without OpenCV (convNet, useOwnConvNet), made on
+	// first use; nil where it cannot (ownTried).
+	own      *convNet
+	ownTried bool
+}
+
+// ownNet gives n's convNet for inputs of the given shapes (without the
+// batch), made on first use; nil where convNet cannot run the file.
+func (n *onnxNet) ownNet(shapes map[string][]int) *convNet {
+	if !n.ownTried {
+		n.ownTried = true
+		n.own, _ = newConvNet(n.file, shapes)
+	}
+	return n.own
 }
 
 // fileOr is file, or the embedded file when none is given (a network's
@@ -88,10 +102,37 @@ func (n *onnxNet) forward(name string, want int) ([]float32, error) {
 // hand networks) on small, the frame already shrunk to cornerNetW x
 // cornerNetH, and gives output name's want values.
 func (n *onnxNet) forwardFrame(small gocv.Mat, name string, want int) ([]float32, error) {
+	if own := n.ownNet(map[string][]int{"frame": {3, cornerNetH, cornerNetW}}); useOwnConvNet && own != nil {
+		return n.forwardFrameOwn(own, small, name, want)
+	}
 	blob := gocv.BlobFromImage(small, 1.0/255, image.Pt(cornerNetW, cornerNetH), gocv.NewScalar(127.5, 127.5, 127.5, 0), false, false)
 	defer blob.Close()
 	n.net.SetInput(blob, "frame")
 	return n.forward(name, want)
+}
+
+// forwardFrameOwn is forwardFrame with convNet: the input as
+// BlobFromImage makes it, (v - 127.5) / 255 by channel planes.
+func (n *onnxNet) forwardFrameOwn(own *convNet, small gocv.Mat, name string, want int) ([]float32, error) {
+	b, err := small.DataPtrUint8()
+	const plane = cornerNetW * cornerNetH
+	if err != nil || small.Cols() != cornerNetW || small.Rows() != cornerNetH || small.Channels() != 3 || len(b) != 3*plane {
+		return nil, fmt.Errorf("vision: %s's input is not a %dx%d colour image", n.what, cornerNetW, cornerNetH)
+	}
+	in, err := own.input("frame", 1)
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; i < plane; i++ {
+		for c := 0; c < 3; c++ {
+			in[c*plane+i] = (float32(b[3*i+c]) - 127.5) * (1.0 / 255)
+		}
+	}
+	out, err := own.run(1, name)
+	if err != nil || len(out) != want {
+		return nil, fmt.Errorf("vision: %s gave %d values, want %d (%v)", n.what, len(out), want, err)
+	}
+	return out, nil
 }
 
 // shrink resizes BGR frame src into the network's input Mat for

@@ -110,10 +110,6 @@ type patchNet struct {
 type patchRun struct {
 	onnxNet
 	extra gocv.Mat
-	// own runs the same file without OpenCV (convNet), any number of
-	// rows; nil if the file has an operator it lacks (ownTried).
-	own      *convNet
-	ownTried bool
 }
 
 // useOwnConvNet runs the patch-shaped networks (the third, tier, pawn,
@@ -121,17 +117,13 @@ type patchRun struct {
 // outputs to about 1e-6, in about 0.6 of the time.
 var useOwnConvNet = true
 
-// ownNet gives r's convNet, made on first use from its file and its
-// input Mats' shapes; nil where it cannot run the file.
+// ownNet gives r's convNet for its input Mats' shapes.
 func (r *patchRun) ownNet() *convNet {
-	if !r.ownTried {
-		r.ownTried = true
-		in, ex := r.in.Size(), r.extra.Size()
-		if len(in) == 4 && len(ex) == 2 {
-			r.own, _ = newConvNet(r.file, map[string][]int{"patch": in[1:], "extra": ex[1:]})
-		}
+	in, ex := r.in.Size(), r.extra.Size()
+	if len(in) != 4 || len(ex) != 2 {
+		return nil
 	}
-	return r.own
+	return r.onnxNet.ownNet(map[string][]int{"patch": in[1:], "extra": ex[1:]})
 }
 
 func (p *patchNet) close() {

@@ -116,10 +116,6 @@ type refineNet struct {
 	onnxNet
 	onnx []byte // the network's file (nil: refineNetONNX)
 	pix  []uint8
-	// own runs the file without OpenCV (useOwnConvNet); nil where it
-	// cannot.
-	own      *convNet
-	ownTried bool
 }
 
 func (n *refineNet) load() error {
@@ -167,19 +163,15 @@ func (n *refineNet) run() ([4][2]float64, [4]float64, error) {
 // forward4 runs the network on the four patches in n.pix and gives its
 // outputs.
 func (n *refineNet) forward4() ([]float32, error) {
-	if !n.ownTried {
-		n.ownTried = true
-		n.own, _ = newConvNet(n.file, map[string][]int{"patch": {refineChannels, refineSide, refineSide}})
-	}
-	if useOwnConvNet && n.own != nil {
-		in, err := n.own.input("patch", 4)
+	if own := n.ownNet(map[string][]int{"patch": {refineChannels, refineSide, refineSide}}); useOwnConvNet && own != nil {
+		in, err := own.input("patch", 4)
 		if err != nil {
 			return nil, err
 		}
 		for i, v := range n.pix {
 			in[i] = float32(v)
 		}
-		o, err := n.own.run(4, "off")
+		o, err := own.run(4, "off")
 		if err != nil || len(o) != 4*refineOutputs {
 			return nil, fmt.Errorf("vision: %s gave %d values, want %d (%v)", n.what, len(o), 4*refineOutputs, err)
 		}
