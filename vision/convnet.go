@@ -94,6 +94,9 @@ func prepareStep(g *onnxGraph, nd onnxNode, shapes map[string][]int) (convStep, 
 	in0 := shapes[nd.inputs[0]]
 	switch nd.op {
 	case "Conv":
+		if len(nd.inputs) < 2 {
+			return st, nil, fmt.Errorf("no weights")
+		}
 		w, b := g.consts[nd.inputs[1]], (*onnxTensor)(nil)
 		if len(nd.inputs) > 2 {
 			b = g.consts[nd.inputs[2]]
@@ -153,6 +156,9 @@ func prepareStep(g *onnxGraph, nd onnxNode, shapes map[string][]int) (convStep, 
 		st.in = nd.inputs[:1]
 		return st, []int{in0[0], 1, 1}, nil
 	case "Gemm":
+		if len(nd.inputs) < 3 {
+			return st, nil, fmt.Errorf("no weights or bias")
+		}
 		w, b := g.consts[nd.inputs[1]], g.consts[nd.inputs[2]]
 		if in0 == nil || len(in0) != 1 || w == nil || b == nil || len(w.dims) != 2 || int(w.dims[1]) != in0[0] ||
 			len(nd.ints["transB"]) != 1 || nd.ints["transB"][0] != 1 || len(nd.ints["transA"]) > 0 && nd.ints["transA"][0] != 0 {
@@ -164,6 +170,9 @@ func prepareStep(g *onnxGraph, nd onnxNode, shapes map[string][]int) (convStep, 
 			}
 		}
 		nout, nin := int(w.dims[0]), int(w.dims[1])
+		if len(b.floats) != nout {
+			return st, nil, fmt.Errorf("%d biases for %d outputs", len(b.floats), nout)
+		}
 		st.wt = make([]float32, nin*nout)
 		for j := 0; j < nout; j++ {
 			for i := 0; i < nin; i++ {
@@ -214,6 +223,9 @@ func prepareStep(g *onnxGraph, nd onnxNode, shapes map[string][]int) (convStep, 
 			return st, nil, fmt.Errorf("axis %v", a)
 		}
 		// Along the features, or the channels of images of one size.
+		if in0 == nil {
+			return st, nil, fmt.Errorf("unknown input")
+		}
 		n := 0
 		for _, in := range nd.inputs {
 			s := shapes[in]

@@ -252,7 +252,9 @@ func TestConvNetRunsTheFrameNetworks(t *testing.T) {
 			t.Fatal(err)
 		}
 		small := n.shrink(frames[0])
+		useOwnFrameNets = true
 		got, err := n.forwardFrame(small, f.out, f.want)
+		useOwnFrameNets = false
 		if err != nil {
 			t.Fatal(err)
 		}

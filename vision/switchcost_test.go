@@ -38,6 +38,7 @@ var readerSwitches = map[string]*bool{
 	"lookmirror":      &lookMirror,
 	"surelookpass":    &passSureCells,
 	"ownconvnet":      &useOwnConvNet,
+	"ownframenets":    &useOwnFrameNets,
 }
 
 func switchNames() []string {
