@@ -183,7 +183,7 @@ func parseTensor(b []byte) (name string, t *onnxTensor, err error) {
 	}
 	n := int64(1)
 	for _, d := range t.dims {
-		if d < 0 || d > 1<<30 || n*d > 1<<30 {
+		if d < 0 || d > 1<<24 || n*d > 1<<24 {
 			return "", nil, fmt.Errorf("tensor %q: dims %v", name, t.dims)
 		}
 		n *= d
