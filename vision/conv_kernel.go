@@ -30,7 +30,7 @@ static long conv_pad_len(conv_shape s) {
 	return (long)(s.H + 2 * s.pad) * (s.W + 2 * s.pad) * s.C + (long)(8 * s.stride + 1) * s.C;
 }
 
-#define CONV_BODY(VT, LANES)                                                                  \
+#define CONV_PREP                                                                             \
 	int C = s.C, H = s.H, W = s.W, K = s.K, stride = s.stride, dil = s.dil, P = s.pad;         \
 	int Hp = H + 2 * P, Wp = W + 2 * P;                                                       \
 	int Ho = (Hp - dil * (s.kh - 1) - 1) / stride + 1, Wo = (Wp - dil * (s.kw - 1) - 1) / stride + 1; \
@@ -41,45 +41,74 @@ static long conv_pad_len(conv_shape s) {
 			float *dst = pad + ((long)(y + P) * Wp + P) * C + c;                              \
 			for (int x = 0; x < W; x++) dst[(long)x * C] = src[x];                            \
 		}                                                                                     \
-	int nb = (K + LANES - 1) / LANES, taps = s.kh * s.kw;                                     \
-	for (int b = 0; b < nb; b++) {                                                            \
-		const float *wb = wt + (long)b * taps * C * LANES;                                    \
-		VT bv = *(const VT *)(bias + b * LANES);                                              \
+	int taps = s.kh * s.kw;
+
+// CONV_STORE writes block b's accumulators acc (8 pixels from ox0 of row oy).
+#define CONV_STORE(acc, b, LANES)                                                             \
+	for (int k = 0; k < LANES && (b) * LANES + k < K; k++) {                                  \
+		float *o = out + ((long)((b) * LANES + k) * Ho + oy) * Wo + ox0;                      \
+		for (int t = 0; t < T; t++) o[t] = s.relu && acc[t][k] < 0 ? 0 : acc[t][k];           \
+	}
+
+// CONV_BLOCKS runs output blocks b (and b + 1 if TWO): with two, each
+// pixel's value loaded meets two weight vectors (AVX-512 has the
+// registers for 16 accumulators).
+#define CONV_BLOCKS(VT, LANES, TWO)                                                           \
+	{                                                                                         \
+		const float *wb0 = wt + (long)b * taps * C * LANES, *wb1 = wb0 + (long)taps * C * LANES; \
+		VT bv0 = *(const VT *)(bias + b * LANES), bv1 = bv0;                                  \
+		if (TWO) bv1 = *(const VT *)(bias + (b + 1) * LANES);                                 \
 		for (int oy = 0; oy < Ho; oy++)                                                       \
 			for (int ox0 = 0; ox0 < Wo; ox0 += 8) {                                           \
-				VT acc[8];                                                                    \
-				for (int t = 0; t < 8; t++) acc[t] = bv;                                      \
+				VT acc0[8], acc1[8];                                                          \
+				for (int t = 0; t < 8; t++) acc0[t] = bv0, acc1[t] = bv1;                     \
 				for (int ky = 0; ky < s.kh; ky++)                                             \
 					for (int kx = 0; kx < s.kw; kx++) {                                       \
-						const float *w = wb + (long)(ky * s.kw + kx) * C * LANES;             \
+						long q = (long)(ky * s.kw + kx) * C * LANES;                          \
+						const float *w0 = wb0 + q, *w1 = wb1 + q;                             \
 						const float *row = pad + ((long)(oy * stride + ky * dil) * Wp + ox0 * stride + kx * dil) * C; \
 						for (int c = 0; c < C; c++) {                                         \
-							VT wv = *(const VT *)(w + c * LANES);                             \
-							for (int t = 0; t < 8; t++) acc[t] += row[(long)t * stride * C + c] * wv; \
+							VT wv0 = *(const VT *)(w0 + c * LANES);                           \
+							if (TWO) {                                                        \
+								VT wv1 = *(const VT *)(w1 + c * LANES);                       \
+								for (int t = 0; t < 8; t++) {                                 \
+									float v = row[(long)t * stride * C + c];                  \
+									acc0[t] += v * wv0;                                       \
+									acc1[t] += v * wv1;                                       \
+								}                                                             \
+							} else                                                            \
+								for (int t = 0; t < 8; t++) acc0[t] += row[(long)t * stride * C + c] * wv0; \
 						}                                                                     \
 					}                                                                         \
 				int T = Wo - ox0 < 8 ? Wo - ox0 : 8;                                          \
-				for (int k = 0; k < LANES && b * LANES + k < K; k++) {                        \
-					float *o = out + ((long)(b * LANES + k) * Ho + oy) * Wo + ox0;            \
-					for (int t = 0; t < T; t++) o[t] = s.relu && acc[t][k] < 0 ? 0 : acc[t][k]; \
+				CONV_STORE(acc0, b, LANES)                                                    \
+				if (TWO) {                                                                    \
+					CONV_STORE(acc1, b + 1, LANES)                                            \
 				}                                                                             \
 			}                                                                                 \
 	}
 
+#define CONV_BODY(VT, LANES, PAIRS)                                                           \
+	CONV_PREP                                                                                 \
+	int nb = (K + LANES - 1) / LANES, b = 0;                                                  \
+	if (PAIRS)                                                                                \
+		for (; b + 1 < nb; b += 2) CONV_BLOCKS(VT, LANES, 1)                                  \
+	for (; b < nb; b++) CONV_BLOCKS(VT, LANES, 0)
+
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target("avx512f")))
 static void conv_16(const float *in, conv_shape s, const float *wt, const float *bias, float *out, float *pad) {
-	CONV_BODY(v16, 16)
+	CONV_BODY(v16, 16, 1)
 }
 
 __attribute__((target("avx,fma")))
 static void conv_8fma(const float *in, conv_shape s, const float *wt, const float *bias, float *out, float *pad) {
-	CONV_BODY(v8, 8)
+	CONV_BODY(v8, 8, 0)
 }
 #endif
 
 static void conv_8(const float *in, conv_shape s, const float *wt, const float *bias, float *out, float *pad) {
-	CONV_BODY(v8, 8)
+	CONV_BODY(v8, 8, 0)
 }
 
 // gemm_t: out[r][j] = b[j] + sum_i x[r][i] wt[i][j] for rows of nin
