@@ -7,18 +7,19 @@ import (
 	"gocv.io/x/gocv"
 )
 
-// onnxNet is one of the reader's networks that OpenCV's dnn module runs
-// from an embedded ONNX file (the corner, hand, refinement and patch
-// networks): loaded on first use, so a Reader that never needs one never
-// pays for it, with the Mat its input is made in and a buffer for its
-// output.
+// onnxNet is one of the reader's networks, run from an embedded ONNX
+// file by convNet or by OpenCV's dnn module (the corner, hand, refinement
+// and patch networks): each loaded on first use, so a Reader that never
+// needs one never pays for it, with the Mat its input is made in and a
+// buffer for its output.
 type onnxNet struct {
-	what  string // the network's name, for errors
-	file  []byte // the ONNX file, for convNet
-	net   gocv.Net
-	in    gocv.Mat
-	out   []float32
-	ready bool
+	what      string // the network's name, for errors
+	file      []byte // the ONNX file
+	net       gocv.Net
+	netLoaded bool
+	in        gocv.Mat
+	out       []float32
+	ready     bool
 	// own runs the file without OpenCV (convNet, useOwnConvNet), made on
 	// first use; nil where it cannot (ownTried).
 	own      *convNet
@@ -54,11 +55,7 @@ func (n *onnxNet) load(file []byte, what string, inShape []int) error {
 	if n.ready {
 		return nil
 	}
-	net, err := gocv.ReadNetFromONNXBytes(file)
-	if err != nil {
-		return fmt.Errorf("vision: loading %s: %w", what, err)
-	}
-	n.net, n.what, n.file, n.ready = net, what, file, true
+	n.what, n.file, n.ready = what, file, true
 	if inShape == nil {
 		n.in = gocv.NewMat()
 	} else {
@@ -68,11 +65,28 @@ func (n *onnxNet) load(file []byte, what string, inShape []int) error {
 }
 
 func (n *onnxNet) close() {
-	if n.ready {
+	if n.netLoaded {
 		n.net.Close()
+		n.netLoaded = false
+	}
+	if n.ready {
 		n.in.Close()
 		n.ready = false
 	}
+}
+
+// cv gives the network as OpenCV's dnn runs it, read from the file on
+// first use (where convNet does not run it: about 0.05 s a network saved
+// at start).
+func (n *onnxNet) cv() (gocv.Net, error) {
+	if !n.netLoaded {
+		net, err := gocv.ReadNetFromONNXBytes(n.file)
+		if err != nil {
+			return net, fmt.Errorf("vision: loading %s: %w", n.what, err)
+		}
+		n.net, n.netLoaded = net, true
+	}
+	return n.net, nil
 }
 
 // input is the network's input Mat as float32 values to fill.
@@ -88,7 +102,11 @@ func (n *onnxNet) input() ([]float32, error) {
 // want values, copied into the holder's buffer (valid until the next
 // forward) so that OpenCV's output Mat is closed at once.
 func (n *onnxNet) forward(name string, want int) ([]float32, error) {
-	out := n.net.Forward(name)
+	net, err := n.cv()
+	if err != nil {
+		return nil, err
+	}
+	out := net.Forward(name)
 	defer out.Close()
 	v, err := out.DataPtrFloat32()
 	if err != nil || len(v) != want {
@@ -109,7 +127,11 @@ func (n *onnxNet) forwardFrame(small gocv.Mat, name string, want int) ([]float32
 	}
 	blob := gocv.BlobFromImage(small, 1.0/255, image.Pt(cornerNetW, cornerNetH), gocv.NewScalar(127.5, 127.5, 127.5, 0), false, false)
 	defer blob.Close()
-	n.net.SetInput(blob, "frame")
+	net, err := n.cv()
+	if err != nil {
+		return nil, err
+	}
+	net.SetInput(blob, "frame")
 	return n.forward(name, want)
 }
 

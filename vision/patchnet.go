@@ -240,8 +240,12 @@ func (r *patchRun) run(pix []uint8, extra []float32, want int) ([]float32, error
 		return nil, fmt.Errorf("vision: %s's input: %d values for %d (%v)", r.what, len(extra), len(de), err)
 	}
 	copy(de, extra)
-	r.net.SetInput(r.in, "patch")
-	r.net.SetInput(r.extra, "extra")
+	net, err := r.cv()
+	if err != nil {
+		return nil, err
+	}
+	net.SetInput(r.in, "patch")
+	net.SetInput(r.extra, "extra")
 	return r.forward("corr", want)
 }
 

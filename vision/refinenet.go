@@ -184,7 +184,11 @@ func (n *refineNet) forward4() ([]float32, error) {
 	for i, v := range n.pix {
 		in[i] = float32(v)
 	}
-	n.net.SetInput(n.in, "patch")
+	net, err := n.cv()
+	if err != nil {
+		return nil, err
+	}
+	net.SetInput(n.in, "patch")
 	return n.forward("off", 4*refineOutputs)
 }
 
