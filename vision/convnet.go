@@ -302,7 +302,8 @@ func prepareStep(g *onnxGraph, nd onnxNode, shapes map[string][]int) (convStep, 
 func (n *convNet) buf(name string, rows int) *convVal {
 	v := n.vals[name]
 	if need := rows * v.size(); cap(v.data) < need {
-		v.data = make([]float32, need)
+		// Room for twice the rows: the row counts grow one at a time.
+		v.data = make([]float32, need, 2*need)
 	} else {
 		v.data = v.data[:need]
 	}

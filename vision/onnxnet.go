@@ -26,12 +26,15 @@ type onnxNet struct {
 	ownTried bool
 }
 
-// ownNet gives n's convNet for inputs of the given shapes (without the
-// batch), made on first use; nil where convNet cannot run the file.
-func (n *onnxNet) ownNet(shapes map[string][]int) *convNet {
+// ownNet gives n's convNet, made on first use for inputs of the shapes
+// (without the batch) that shapes gives; nil where convNet cannot run the
+// file.
+func (n *onnxNet) ownNet(shapes func() map[string][]int) *convNet {
 	if !n.ownTried {
 		n.ownTried = true
-		n.own, _ = newConvNet(n.file, shapes)
+		if s := shapes(); s != nil {
+			n.own, _ = newConvNet(n.file, s)
+		}
 	}
 	return n.own
 }
@@ -122,7 +125,7 @@ func (n *onnxNet) forward(name string, want int) ([]float32, error) {
 func (n *onnxNet) forwardFrame(small gocv.Mat, name string, want int) ([]float32, error) {
 	if !useOwnFrameNets || !useOwnConvNet {
 		// OpenCV's dnn below.
-	} else if own := n.ownNet(map[string][]int{"frame": {3, cornerNetH, cornerNetW}}); own != nil {
+	} else if own := n.ownNet(frameShape); own != nil {
 		return n.forwardFrameOwn(own, small, name, want)
 	}
 	blob := gocv.BlobFromImage(small, 1.0/255, image.Pt(cornerNetW, cornerNetH), gocv.NewScalar(127.5, 127.5, 127.5, 0), false, false)
@@ -141,6 +144,8 @@ func (n *onnxNet) forwardFrame(small gocv.Mat, name string, want int) ([]float32
 // five check sets cold 14 frames read otherwise: 389 cells wrong and 1821
 // boards perfect against 384 and 1827, for about 2 ms a frame.
 var useOwnFrameNets = false
+
+func frameShape() map[string][]int { return map[string][]int{"frame": {3, cornerNetH, cornerNetW}} }
 
 // forwardFrameOwn is forwardFrame with convNet: the input as
 // BlobFromImage makes it, (v - 127.5) / 255 by channel planes.

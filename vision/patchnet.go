@@ -119,11 +119,13 @@ var useOwnConvNet = true
 
 // ownNet gives r's convNet for its input Mats' shapes.
 func (r *patchRun) ownNet() *convNet {
-	in, ex := r.in.Size(), r.extra.Size()
-	if len(in) != 4 || len(ex) != 2 {
-		return nil
-	}
-	return r.onnxNet.ownNet(map[string][]int{"patch": in[1:], "extra": ex[1:]})
+	return r.onnxNet.ownNet(func() map[string][]int {
+		in, ex := r.in.Size(), r.extra.Size()
+		if len(in) != 4 || len(ex) != 2 {
+			return nil
+		}
+		return map[string][]int{"patch": in[1:], "extra": ex[1:]}
+	})
 }
 
 func (p *patchNet) close() {

@@ -160,10 +160,14 @@ func (n *refineNet) run() ([4][2]float64, [4]float64, error) {
 	return d, spread, nil
 }
 
+func refineShape() map[string][]int {
+	return map[string][]int{"patch": {refineChannels, refineSide, refineSide}}
+}
+
 // forward4 runs the network on the four patches in n.pix and gives its
 // outputs.
 func (n *refineNet) forward4() ([]float32, error) {
-	if own := n.ownNet(map[string][]int{"patch": {refineChannels, refineSide, refineSide}}); useOwnConvNet && own != nil {
+	if own := n.ownNet(refineShape); useOwnConvNet && own != nil {
 		in, err := own.input("patch", 4)
 		if err != nil {
 			return nil, err
