@@ -114,7 +114,7 @@ static void conv_8(const float *in, conv_shape s, const float *wt, const float *
 // gemm_t: out[r][j] = b[j] + sum_i x[r][i] wt[i][j] for rows of nin
 // inputs and nout outputs, wt input-major, the outputs as lanes.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("fma", "default")))
+__attribute__((target_clones("avx512f", "fma", "default")))
 #endif
 static void gemm_t(const float *x, int rows, int nin, const float *wt, const float *b, int nout, float *out) {
 	for (int r = 0; r < rows; r++) {

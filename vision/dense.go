@@ -10,10 +10,11 @@ package vision
 // added in input order, so the compiler vectorises across them. W is
 // taken a block of inputs at a time for all rows, so that the block stays
 // in the first-level cache instead of the whole matrix streaming from
-// memory once per row. Where the CPU has AVX2 and FMA (x86-64 since 2013)
-// a clone for them is chosen at load time; elsewhere the baseline runs.
+// memory once per row. Where the CPU has AVX-512, or AVX2 and FMA (x86-64
+// since 2013), a clone for them is chosen at load time; elsewhere the
+// baseline runs. Each lane adds in the same order in every clone.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("fma", "default")))
+__attribute__((target_clones("avx512f", "fma", "default")))
 #endif
 static void cellnet_hidden(const float *x, int rows, const float *mean, const float *sd,
 		const float *wt, const float *b1, float *hid, float *xs, int nin, float clip) {
