@@ -191,6 +191,9 @@ func assertConvNet(t *testing.T, n *convNet, what string, rows int, pix []uint8,
 	}
 }
 
+// BenchmarkConvNetPatch times the patch network on 1 and 8 rows with
+// convNet and with OpenCV's dnn; BenchmarkConvNetRefine the refinement
+// network's round (four corners).
 func BenchmarkConvNetPatch(b *testing.B) {
 	for _, rows := range []int{1, 8} {
 		pix := make([]uint8, rows*patchPixels)
@@ -216,9 +219,35 @@ func BenchmarkConvNetPatch(b *testing.B) {
 		b.Run("opencv/"+itoa(rows), func(b *testing.B) {
 			var p patchNet
 			defer p.close()
+			useOwnConvNet = false
+			defer func() { useOwnConvNet = true }()
 			lp := make([][nHyp]float64, rows)
 			for i := 0; i < b.N; i++ {
 				if err := p.correct(pix, extra, lp); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkConvNetRefine(b *testing.B) {
+	for _, own := range []bool{true, false} {
+		name := "own"
+		if !own {
+			name = "opencv"
+		}
+		b.Run(name, func(b *testing.B) {
+			var n refineNet
+			defer n.close()
+			if err := n.load(); err != nil {
+				b.Fatal(err)
+			}
+			randomPatches(rand.New(rand.NewSource(1)), n.pix)
+			useOwnConvNet = own
+			defer func() { useOwnConvNet = true }()
+			for i := 0; i < b.N; i++ {
+				if _, err := n.forward4(); err != nil {
 					b.Fatal(err)
 				}
 			}
