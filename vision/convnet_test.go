@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"fmt"
 	"math"
 	"math/rand"
 	"testing"
@@ -143,6 +144,16 @@ func runBothWays(t *testing.T, what string, r *patchRun, pix []uint8, extra []fl
 	if err != nil {
 		t.Fatal(err)
 	}
+	assertAgree(t, what, got, ref)
+}
+
+// assertAgree fails where convNet's outputs got differ from OpenCV's ref
+// by more than 1e-4 of their scale, or ref is all zero (nothing tested).
+func assertAgree(t *testing.T, what string, got, ref []float32) {
+	t.Helper()
+	if len(got) != len(ref) {
+		t.Fatalf("%s: %d outputs, OpenCV %d", what, len(got), len(ref))
+	}
 	worst, spread := 0.0, 0.0
 	for i := range got {
 		worst = math.Max(worst, math.Abs(float64(got[i]-ref[i])))
@@ -174,21 +185,7 @@ func assertConvNet(t *testing.T, n *convNet, what string, rows int, pix []uint8,
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != len(want) {
-		t.Fatalf("%s, %d rows: %d outputs, OpenCV %d", what, rows, len(got), len(want))
-	}
-	worst, spread := 0.0, 0.0
-	for i := range got {
-		worst = math.Max(worst, math.Abs(float64(got[i]-want[i])))
-		spread = math.Max(spread, math.Abs(float64(want[i])))
-	}
-	t.Logf("%s, %d rows: largest difference %.2g (outputs up to %.3g)", what, rows, worst, spread)
-	if worst > 1e-4*math.Max(1, spread) {
-		t.Errorf("%s, %d rows: outputs differ from OpenCV's by up to %g", what, rows, worst)
-	}
-	if spread == 0 {
-		t.Errorf("%s: every output zero: nothing tested", what)
-	}
+	assertAgree(t, fmt.Sprintf("%s, %d rows", what, rows), got, want)
 }
 
 // BenchmarkConvNetPatch times the patch network on 1 and 8 rows with
@@ -297,15 +294,7 @@ func TestConvNetRunsTheFrameNetworks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		worst, spread := 0.0, 0.0
-		for i := range got {
-			worst = math.Max(worst, math.Abs(float64(got[i]-ref[i])))
-			spread = math.Max(spread, math.Abs(float64(ref[i])))
-		}
-		t.Logf("%s: %d outputs, largest difference %.2g (outputs up to %.3g)", f.what, len(got), worst, spread)
-		if worst > 1e-4*math.Max(1, spread) || spread == 0 {
-			t.Errorf("%s: convNet differs from OpenCV by up to %g (outputs up to %g)", f.what, worst, spread)
-		}
+		assertAgree(t, f.what, got, ref)
 		n.close()
 	}
 }
