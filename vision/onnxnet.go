@@ -123,7 +123,7 @@ func (n *onnxNet) forward(name string, want int) ([]float32, error) {
 // hand networks) on small, the frame already shrunk to cornerNetW x
 // cornerNetH, and gives output name's want values.
 func (n *onnxNet) forwardFrame(small gocv.Mat, name string, want int) ([]float32, error) {
-	if !useOwnFrameNets || !useOwnConvNet {
+	if !useOwnConvNet || !useOwnFrameNets && (name != "hand" || !useOwnHandNet) {
 		// OpenCV's dnn below.
 	} else if own := n.ownNet(frameShape); own != nil {
 		return n.forwardFrameOwn(own, small, name, want)
@@ -146,6 +146,10 @@ func (n *onnxNet) forwardFrame(small gocv.Mat, name string, want int) ([]float32
 var useOwnFrameNets = false
 
 func frameShape() map[string][]int { return map[string][]int{"frame": {3, cornerNetH, cornerNetW}} }
+
+// useOwnHandNet runs the hand network alone with convNet (useOwnConvNet)
+// where useOwnFrameNets is off.
+var useOwnHandNet = true
 
 // forwardFrameOwn is forwardFrame with convNet: the input as
 // BlobFromImage makes it, (v - 127.5) / 255 by channel planes.

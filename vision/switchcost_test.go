@@ -39,6 +39,7 @@ var readerSwitches = map[string]*bool{
 	"surelookpass":    &passSureCells,
 	"ownconvnet":      &useOwnConvNet,
 	"ownframenets":    &useOwnFrameNets,
+	"ownhandnet":      &useOwnHandNet,
 }
 
 func switchNames() []string {
