@@ -7,15 +7,15 @@ import (
 
 // convNet runs a small convolutional network from its ONNX graph in Go and
 // C (conv_kernel.go) instead of OpenCV's dnn module: the operators the
-// reader's patch-shaped networks use (3x3 convolutions with padding 1,
-// ReLU, 2x2 pooling, fully connected layers, and element-wise arithmetic
-// with constants), a batch of rows at a time. Every buffer is kept from
-// one run to the next.
+// reader's networks use (convolutions with the ReLU after them fused, 2x2
+// and global pools, nearest doubling, fully connected layers, slices,
+// concatenations, log-softmax and element-wise arithmetic with
+// constants), a batch of rows at a time. Every buffer is kept from one
+// run to the next.
 type convNet struct {
-	steps  []convStep
-	inputs []string
-	vals   map[string]*convVal
-	pad    []float32
+	steps []convStep
+	vals  map[string]*convVal
+	pad   []float32
 }
 
 // convVal is a tensor: its shape without the batch (C, H, W or F) and the
@@ -38,8 +38,8 @@ type convStep struct {
 	op       string
 	in       []string
 	out      string
-	k        int       // Gemm: outputs; Slice: the first feature
-	stride   int       // Slice: the end
+	k        int       // Gemm: outputs
+	lo, hi   int       // Slice: the features [lo, hi) kept
 	conv     convShape // Conv, with the ReLU after it fused
 	wt, b    []float32 // Conv: packed by packConv; Gemm: W transposed
 	constArg []float32 // element-wise: the constant operand (one value or one per feature)
@@ -61,7 +61,6 @@ func newConvNet(file []byte, inShapes map[string][]int) (*convNet, error) {
 			return nil, fmt.Errorf("convnet: no shape given for input %q", in)
 		}
 		shapes[in] = s
-		n.inputs = append(n.inputs, in)
 	}
 	for _, nd := range g.nodes {
 		st, shape, err := prepareStep(g, nd, shapes)
@@ -263,7 +262,7 @@ func prepareStep(g *onnxGraph, nd onnxNode, shapes map[string][]int) (convStep, 
 		if start < 0 || start >= end {
 			return st, nil, fmt.Errorf("slice [%d, %d) of %d", start, end, in0[0])
 		}
-		st.in, st.k, st.stride = nd.inputs[:1], int(start), int(end)
+		st.in, st.lo, st.hi = nd.inputs[:1], int(start), int(end)
 		return st, []int{int(end - start)}, nil
 	case "Add", "Sub", "Mul", "Div":
 		if len(nd.inputs) != 2 {
@@ -319,14 +318,14 @@ func (n *convNet) input(name string, rows int) ([]float32, error) {
 }
 
 // run runs the network on rows filled in its inputs and gives output
-// name's values (valid until the next run).
-func (n *convNet) run(rows int, name string) ([]float32, error) {
+// name's values (valid until the next run), which must be want.
+func (n *convNet) run(rows int, name string, want int) ([]float32, error) {
 	for i := range n.steps {
 		n.step(&n.steps[i], rows)
 	}
 	v, ok := n.vals[name]
-	if !ok || len(v.data) != rows*v.size() {
-		return nil, fmt.Errorf("convnet: no output %q", name)
+	if !ok || len(v.data) != rows*v.size() || len(v.data) != want {
+		return nil, fmt.Errorf("convnet: output %q is not %d values", name, want)
 	}
 	return v.data, nil
 }
@@ -401,9 +400,9 @@ func (n *convNet) step(st *convStep, rows int) {
 		}
 	case "Flatten":
 		copy(out.data, in.data)
-	case "Slice": // features [k, stride) of each row
+	case "Slice":
 		for r := 0; r < rows; r++ {
-			copy(out.data[r*osz:(r+1)*osz], in.data[r*isz+st.k:r*isz+st.stride])
+			copy(out.data[r*osz:(r+1)*osz], in.data[r*isz+st.lo:r*isz+st.hi])
 		}
 	case "Concat":
 		at := 0

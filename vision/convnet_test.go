@@ -181,7 +181,7 @@ func assertConvNet(t *testing.T, n *convNet, what string, rows int, pix []uint8,
 		}
 		copy(e, extra)
 	}
-	got, err := n.run(rows, out)
+	got, err := n.run(rows, out, len(want))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func BenchmarkConvNetPatch(b *testing.B) {
 				}
 				e, _ := n.input("extra", rows)
 				copy(e, extra)
-				if _, err := n.run(rows, "corr"); err != nil {
+				if _, err := n.run(rows, "corr", rows*nHyp); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -278,9 +278,7 @@ func TestConvNetRunsTheFrameNetworks(t *testing.T) {
 			t.Fatal(err)
 		}
 		small := n.shrink(frames[0])
-		useOwnFrameNets = true
-		got, err := n.forwardFrame(small, f.out, f.want)
-		useOwnFrameNets = false
+		got, err := n.forwardFrame(small, f.out, f.want, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -288,9 +286,7 @@ func TestConvNetRunsTheFrameNetworks(t *testing.T) {
 			t.Errorf("%s: convNet cannot run it", f.what)
 		}
 		got = append([]float32(nil), got...)
-		useOwnConvNet = false
-		ref, err := n.forwardFrame(small, f.out, f.want)
-		useOwnConvNet = true
+		ref, err := n.forwardFrame(small, f.out, f.want, false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -249,7 +249,7 @@ func (c *cornerNet) guessShrunk(small gocv.Mat, cols, rows int) ([4][2]float64, 
 	if err := c.load(); err != nil {
 		return corners, mass, err
 	}
-	heat, err := c.forwardFrame(small, "heat", 4*cornerNetMapW*cornerNetMapH)
+	heat, err := c.forwardFrame(small, "heat", 4*cornerNetMapW*cornerNetMapH, useOwnFrameNets)
 	if err != nil {
 		return corners, mass, err
 	}

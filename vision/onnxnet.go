@@ -121,12 +121,13 @@ func (n *onnxNet) forward(name string, want int) ([]float32, error) {
 
 // forwardFrame runs a network that sees the whole frame (the corner and
 // hand networks) on small, the frame already shrunk to cornerNetW x
-// cornerNetH, and gives output name's want values.
-func (n *onnxNet) forwardFrame(small gocv.Mat, name string, want int) ([]float32, error) {
-	if !useOwnConvNet || !useOwnFrameNets && (name != "hand" || !useOwnHandNet) {
-		// OpenCV's dnn below.
-	} else if own := n.ownNet(frameShape); own != nil {
-		return n.forwardFrameOwn(own, small, name, want)
+// cornerNetH, and gives output name's want values; own asks for convNet
+// (useOwnConvNet) rather than OpenCV's dnn.
+func (n *onnxNet) forwardFrame(small gocv.Mat, name string, want int, own bool) ([]float32, error) {
+	if own && useOwnConvNet {
+		if cn := n.ownNet(frameShape); cn != nil {
+			return n.forwardFrameOwn(cn, small, name, want)
+		}
 	}
 	blob := gocv.BlobFromImage(small, 1.0/255, image.Pt(cornerNetW, cornerNetH), gocv.NewScalar(127.5, 127.5, 127.5, 0), false, false)
 	defer blob.Close()
@@ -147,8 +148,9 @@ var useOwnFrameNets = false
 
 func frameShape() map[string][]int { return map[string][]int{"frame": {3, cornerNetH, cornerNetW}} }
 
-// useOwnHandNet runs the hand network alone with convNet (useOwnConvNet)
-// where useOwnFrameNets is off.
+// useOwnHandNet runs the hand network with convNet (useOwnConvNet) even
+// where useOwnFrameNets is off: the check sets read the same to the last
+// digit of every confidence.
 var useOwnHandNet = true
 
 // forwardFrameOwn is forwardFrame with convNet: the input as
@@ -168,9 +170,9 @@ func (n *onnxNet) forwardFrameOwn(own *convNet, small gocv.Mat, name string, wan
 			in[c*plane+i] = (float32(b[3*i+c]) - 127.5) * (1.0 / 255)
 		}
 	}
-	out, err := own.run(1, name)
-	if err != nil || len(out) != want {
-		return nil, fmt.Errorf("vision: %s gave %d values, want %d (%v)", n.what, len(out), want, err)
+	out, err := own.run(1, name, want)
+	if err != nil {
+		return nil, fmt.Errorf("vision: %s: %w", n.what, err)
 	}
 	return out, nil
 }

@@ -271,9 +271,9 @@ func (r *patchRun) runOwn(own *convNet, pix []uint8, extra []float32, want int) 
 		return nil, err
 	}
 	copy(de, extra)
-	out, err := own.run(rows, "corr")
-	if err != nil || len(out) != want {
-		return nil, fmt.Errorf("vision: %s gave %d values, want %d (%v)", r.what, len(out), want, err)
+	out, err := own.run(rows, "corr", want)
+	if err != nil {
+		return nil, fmt.Errorf("vision: %s: %w", r.what, err)
 	}
 	return out, nil
 }

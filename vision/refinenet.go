@@ -175,9 +175,9 @@ func (n *refineNet) forward4() ([]float32, error) {
 		for i, v := range n.pix {
 			in[i] = float32(v)
 		}
-		o, err := own.run(4, "off")
-		if err != nil || len(o) != 4*refineOutputs {
-			return nil, fmt.Errorf("vision: %s gave %d values, want %d (%v)", n.what, len(o), 4*refineOutputs, err)
+		o, err := own.run(4, "off", 4*refineOutputs)
+		if err != nil {
+			return nil, fmt.Errorf("vision: %s: %w", n.what, err)
 		}
 		return o, nil
 	}
