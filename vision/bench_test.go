@@ -243,8 +243,8 @@ func BenchmarkCellNets(b *testing.B) {
 
 // BenchmarkCornerNet times the corner network alone (shrinking the frame,
 // the network, reading its maps) on a 1280x720 frame. Run it on one core
-// (taskset -c 0): OpenCV's dnn spreads over all cores it may. -corneronnx
-// tries another file.
+// (taskset -c 0): OpenCV's resize spreads over all cores it may, as its
+// dnn did before useOwnCornerNets. -corneronnx tries another file.
 func BenchmarkCornerNet(b *testing.B) {
 	m, _ := benchFrame(b)
 	defer m.Close()
@@ -314,7 +314,7 @@ func BenchmarkThirdLook(b *testing.B) {
 
 // benchFrame renders the first benchmark scene (1280x720) off the clock,
 // with its truth.
-func benchFrame(b *testing.B) (gocv.Mat, sim.Truth) {
+func benchFrame(b testing.TB) (gocv.Mat, sim.Truth) {
 	b.Helper()
 	img, truth := sim.Render(sim.RandomScene(benchSeeds[0]))
 	m, err := gocv.ImageToMatRGB(img)

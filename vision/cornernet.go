@@ -88,8 +88,9 @@ func (r *Reader) shrunkFrame() gocv.Mat {
 
 // secondOpinion runs the second corner network on the frame the first
 // just read (its shrunk copy), where the search is about to run: the
-// shortcut's frames (about 60 %) never need it, and it costs about 11 ms
-// on one core (BenchmarkCornerNet).
+// shortcut's frames (about 60 %) never need it, and it costs about 4 ms
+// on one core (BenchmarkCornerNet -corneronnx cornernet2.onnx; on
+// OpenCV's dnn, before useOwnCornerNets, about 11).
 func (r *Reader) secondOpinion(cols, rows int) {
 	r.secondOK = false
 	if useCornerNet && useSecondCornerNet && r.cornerOK {
@@ -249,7 +250,7 @@ func (c *cornerNet) guessShrunk(small gocv.Mat, cols, rows int) ([4][2]float64, 
 	if err := c.load(); err != nil {
 		return corners, mass, err
 	}
-	heat, err := c.forwardFrame(small, "heat", 4*cornerNetMapW*cornerNetMapH, useOwnFrameNets)
+	heat, err := c.forwardFrame(small, "heat", 4*cornerNetMapW*cornerNetMapH, useOwnCornerNets)
 	if err != nil {
 		return corners, mass, err
 	}

@@ -50,7 +50,7 @@ func (n *handNet) logit(src gocv.Mat) (float64, error) {
 	if err := n.load(fileOr(n.onnx, handNetONNX), "the hand network", nil); err != nil {
 		return 0, err
 	}
-	v, err := n.forwardFrame(n.shrink(src), "hand", 1, useOwnFrameNets || useOwnHandNet)
+	v, err := n.forwardFrame(n.shrink(src), "hand", 1, useOwnHandNet)
 	if err != nil {
 		return 0, err
 	}

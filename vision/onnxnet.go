@@ -24,6 +24,7 @@ type onnxNet struct {
 	// first use; nil where it cannot (ownTried).
 	own      *convNet
 	ownTried bool
+	shrunk   []uint16 // shrinkArea's scratch row
 }
 
 // ownNet gives n's convNet, made on first use for inputs of the shapes
@@ -139,18 +140,22 @@ func (n *onnxNet) forwardFrame(small gocv.Mat, name string, want int, own bool) 
 	return n.forward(name, want)
 }
 
-// useOwnFrameNets runs the corner and hand networks with convNet too
-// (useOwnConvNet). Off: their outputs agree with OpenCV's to about 5e-6,
-// yet the corner guesses move by as much, the grids with them, and on the
-// five check sets cold 14 frames read otherwise: 389 cells wrong and 1821
-// boards perfect against 384 and 1827, for about 2 ms a frame.
-var useOwnFrameNets = false
+// useOwnCornerNets runs the corner networks (the first and the second
+// opinion) with convNet (useOwnConvNet) rather than OpenCV's dnn. Their
+// outputs agree with OpenCV's to about 5e-6, yet the corner guesses move
+// by as much and, through the shortcut's thresholds, a few grids with
+// them. Paired on 20000-20299 (TestSwitchCost -switch owncornernets, one
+// core): 3.7 ms a frame saved (s.e. 0.66), the second network on searched
+// frames most of it. Five check sets cold 389 cells wrong and 1821 boards
+// perfect against 384 and 1827 (10 frames moved, 2 better, 8 worse: sets
+// the shortcut was tuned on); on 30048-30547, never tuned on, 94 and 430
+// either way (one frame better, one worse).
+var useOwnCornerNets = true
 
 func frameShape() map[string][]int { return map[string][]int{"frame": {3, cornerNetH, cornerNetW}} }
 
-// useOwnHandNet runs the hand network with convNet (useOwnConvNet) even
-// where useOwnFrameNets is off: the check sets read the same to the last
-// digit of every confidence.
+// useOwnHandNet runs the hand network with convNet (useOwnConvNet): the
+// check sets read the same to the last digit of every confidence.
 var useOwnHandNet = true
 
 // forwardFrameOwn is forwardFrame with convNet: the input as
@@ -180,6 +185,6 @@ func (n *onnxNet) forwardFrameOwn(own *convNet, small gocv.Mat, name string, wan
 // shrink resizes BGR frame src into the network's input Mat for
 // forwardFrame, and gives it.
 func (n *onnxNet) shrink(src gocv.Mat) gocv.Mat {
-	gocv.Resize(src, &n.in, image.Pt(cornerNetW, cornerNetH), 0, 0, gocv.InterpolationArea)
+	shrinkArea(src, &n.in, image.Pt(cornerNetW, cornerNetH), &n.shrunk)
 	return n.in
 }

@@ -38,7 +38,7 @@ var readerSwitches = map[string]*bool{
 	"lookmirror":      &lookMirror,
 	"surelookpass":    &passSureCells,
 	"ownconvnet":      &useOwnConvNet,
-	"ownframenets":    &useOwnFrameNets,
+	"owncornernets":   &useOwnCornerNets,
 	"ownhandnet":      &useOwnHandNet,
 }
 
