@@ -16,6 +16,12 @@ package vision
 // float at a time, which took about a third of its time on the reader's
 // networks.
 //
+// The copy goes 8 pixels of a row at a time, every channel of them (8
+// lines written, each filled before the next 8), and zeroes only the
+// border and the slack, rather than clearing all of it and writing a
+// channel plane at a time (a store every C floats): the corner network's
+// convolutions 2.73 -> 2.50 ms, alternating builds on one core.
+//
 // The block is 16 channels where the CPU has AVX-512, else 8 (AVX and FMA,
 // or the baseline); conv_lanes says which, for the weights' packing.
 
@@ -34,13 +40,28 @@ static long conv_pad_len(conv_shape s) {
 	int C = s.C, H = s.H, W = s.W, K = s.K, stride = s.stride, dil = s.dil, P = s.pad;         \
 	int Hp = H + 2 * P, Wp = W + 2 * P;                                                       \
 	int Ho = (Hp - dil * (s.kh - 1) - 1) / stride + 1, Wo = (Wp - dil * (s.kw - 1) - 1) / stride + 1; \
-	memset(pad, 0, sizeof(float) * conv_pad_len(s));                                          \
-	for (int c = 0; c < C; c++)                                                               \
-		for (int y = 0; y < H; y++) {                                                         \
-			const float *src = in + ((long)c * H + y) * W;                                    \
-			float *dst = pad + ((long)(y + P) * Wp + P) * C + c;                              \
-			for (int x = 0; x < W; x++) dst[(long)x * C] = src[x];                            \
+	{                                                                                         \
+		long row = (long)Wp * C, all = conv_pad_len(s);                                       \
+		memset(pad, 0, sizeof(float) * P * row);                                              \
+		memset(pad + (long)(P + H) * row, 0, sizeof(float) * (all - (long)(P + H) * row));    \
+		if (P > 0)                                                                            \
+			for (int y = 0; y < H; y++) {                                                     \
+				memset(pad + (long)(y + P) * row, 0, sizeof(float) * P * C);                  \
+				memset(pad + (long)(y + P) * row + (long)(P + W) * C, 0, sizeof(float) * P * C); \
+			}                                                                                 \
+	}                                                                                         \
+	for (int y = 0; y < H; y++) {                                                             \
+		const float *src = in + (long)y * W;                                                  \
+		float *dst = pad + ((long)(y + P) * Wp + P) * C;                                      \
+		for (int x0 = 0; x0 < W; x0 += 8) {                                                   \
+			int xn = W - x0 < 8 ? W - x0 : 8;                                                 \
+			for (int c = 0; c < C; c++) {                                                     \
+				const float *sc = src + (long)c * H * W + x0;                                 \
+				float *dc = dst + (long)x0 * C + c;                                           \
+				for (int t = 0; t < xn; t++) dc[(long)t * C] = sc[t];                         \
+			}                                                                                 \
 		}                                                                                     \
+	}                                                                                         \
 	int taps = s.kh * s.kw;
 
 // CONV_STORE writes block b's accumulators acc (8 pixels from ox0 of row oy).
