@@ -358,9 +358,9 @@ func (c *cellCtx) pointFeatures(px *pixels, m *colourModel, cell, x, y int, out 
 	var sum [nPlanes]float32
 	for dy := -1; dy <= 1; dy++ {
 		o := (y+dy)*px.w + x - 1
+		ll := m.ll[o*llStride : (o+3)*llStride]
 		for l := 0; l < nPlanes; l++ {
-			ll := m.ll[l][o : o+3]
-			sum[l] += ll[0] + ll[1] + ll[2]
+			sum[l] += ll[l] + ll[llStride+l] + ll[2*llStride+l]
 		}
 	}
 	mx := float32(math.Inf(-1))

@@ -41,6 +41,9 @@ const (
 	labTop  = nLab
 	labMine = nLab + 1 // the pawn of the cell being scored, any colour (score)
 	nPlanes = nLab + 1 // label planes of the colour model
+	// llStride is a pixel's share of the colour model's interleaved
+	// planes: the planes and one float of padding (32 bytes).
+	llStride = nPlanes + 1
 )
 
 func hypSquare(k int) observation.Square {
@@ -868,7 +871,7 @@ func (c *cellCtx) total(rect image.Rectangle, m *colourModel) float64 {
 	for y := rect.Min.Y; y < rect.Max.Y; y++ {
 		o := y*c.w + rect.Min.X
 		for x := rect.Min.X; x < rect.Max.X; x++ {
-			s += float64(m.ll[c.lab[o]][o])
+			s += float64(m.ll[o*llStride+int(c.lab[o])])
 			o++
 		}
 	}

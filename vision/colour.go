@@ -33,7 +33,10 @@ const shadowSD = 0.25
 var logBinVol = math.Log(3.0 / binsL * 0.8 / binsC * 0.8 / binsC)
 
 type colourModel struct {
-	ll     [nPlanes][]float32
+	// ll holds the label planes interleaved, pixel o's label l at
+	// o*llStride+l: a pixel's seven values share a cache line, which the
+	// kernels that read or write them all (or two labels at a time) want.
+	ll     []float32
 	board  [3]float64 // board colour features
 	bgHist []float64  // log-probabilities of "anything else" per bin
 	sd     [3]float64
@@ -429,12 +432,10 @@ func (m *colourModel) ringHistogram(px *pixels, h homography) {
 
 func (m *colourModel) compute(px *pixels, rect image.Rectangle) {
 	n := px.w * px.h
-	for l := range m.ll {
-		if cap(m.ll[l]) < n {
-			m.ll[l] = make([]float32, n)
-		}
-		m.ll[l] = m.ll[l][:n]
+	if cap(m.ll) < n*llStride {
+		m.ll = make([]float32, n*llStride)
 	}
+	m.ll = m.ll[:n*llStride]
 	// A pixel's margin: the cell network averages 3x3 pixels about points
 	// at rect's edge, which must not read the last frame's values.
 	rect = rect.Inset(-1).Intersect(image.Rect(0, 0, px.w, px.h))
@@ -477,15 +478,15 @@ func (m *colourModel) computeGo(px *pixels, rect image.Rectangle, kc colourKerne
 			// The cells' Gaussian as a probability per histogram bin, mixed
 			// with the learned histogram of everything not a piece.
 			if m.noBoard {
-				m.ll[labBoard][o] = float32(m.bgHist[k])
+				m.ll[o*llStride+labBoard] = float32(m.bgHist[k])
 			} else {
 				gl := -0.5*(zl*zl+za*za+zb*zb) + gBoard
-				m.ll[labBoard][o] = float32(logAddExp(gl, m.bgHist[k]+lBg))
+				m.ll[o*llStride+labBoard] = float32(logAddExp(gl, m.bgHist[k]+lBg))
 			}
 			for c := labBlock; c < nLab; c++ {
-				m.ll[c][o] = objLUT[c-1][k]
+				m.ll[o*llStride+c] = objLUT[c-1][k]
 			}
-			m.ll[labTop][o] = objLUT[0][k]
+			m.ll[o*llStride+labTop] = objLUT[0][k]
 			if m.hasBlock {
 				dl := l + m.board[0] - m.block[0]
 				zl := dl * ib[0]
@@ -496,11 +497,11 @@ func (m *colourModel) computeGo(px *pixels, rect image.Rectangle, kc colourKerne
 				zb := (bb - m.block[2]) * ib[2]
 				gc := -0.5*(za*za+zb*zb) + gChroma
 				learned := float64(objLUT[0][k])
-				m.ll[labTop][o] = float32(logAddExp(gc-0.5*zl*zl+gTop, learned+lTop))
+				m.ll[o*llStride+labTop] = float32(logAddExp(gc-0.5*zl*zl+gTop, learned+lTop))
 				// A side has the top's chroma at any shading from
 				// window-dark to a little brighter than the top.
 				if dl > -sideSpan && dl < 0.3 {
-					m.ll[labBlock][o] = float32(logAddExp(gc+gSide, learned+lSide))
+					m.ll[o*llStride+labBlock] = float32(logAddExp(gc+gSide, learned+lSide))
 				}
 			}
 		}

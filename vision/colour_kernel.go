@@ -4,6 +4,9 @@ package vision
 #cgo CFLAGS: -O3
 #include <stdint.h>
 
+// A pixel's floats in the colour model's interleaved planes (llStride).
+enum { ll_stride = 8 };
+
 // colour_params are compute's per-frame constants (see colourModel.compute).
 typedef struct {
 	double board[3], is[3], block[3], ib[3];
@@ -45,18 +48,16 @@ typedef struct {
 
 static void colour_ll(colour_params p, const uint8_t *bgr, const double *logSum,
 		const double *bgHist, const float *obj, int nBins, const double *l1p, int nl1p,
-		float *p0, float *p1, float *p2, float *p3, float *p4, float *p5, float *p6,
-		colour_memo *memo) {
-	float *objPlanes[5] = {p1, p2, p3, p4, p5};
+		float *ll, colour_memo *memo) {
 	for (int i = 0; i < colour_memo_size; i++) memo[i].key = 0;
 	for (int y = p.y0; y < p.y1; y++) {
 		for (int x = p.x0; x < p.x1; x++) {
 			long o = (long)y * p.w + x;
 			uint32_t key = ((uint32_t)bgr[3 * o] | (uint32_t)bgr[3 * o + 1] << 8 | (uint32_t)bgr[3 * o + 2] << 16) + 1;
 			colour_memo *slot = &memo[(key * 2654435761u) >> (32 - colour_memo_bits)];
+			float *v = ll + o * ll_stride;
 			if (slot->key == key) {
-				p0[o] = slot->v[0], p1[o] = slot->v[1], p2[o] = slot->v[2], p3[o] = slot->v[3];
-				p4[o] = slot->v[4], p5[o] = slot->v[5], p6[o] = slot->v[6];
+				for (int i = 0; i < 7; i++) v[i] = slot->v[i];
 				continue;
 			}
 			double r = bgr[3 * o + 2], g = bgr[3 * o + 1], b = bgr[3 * o];
@@ -73,13 +74,13 @@ static void colour_ll(colour_params p, const uint8_t *bgr, const double *logSum,
 			double za = (a - p.board[1]) * p.is[1];
 			double zb = (bb - p.board[2]) * p.is[2];
 			if (p.noBoard) {
-				p0[o] = (float)bgHist[k];
+				v[0] = (float)bgHist[k];
 			} else {
 				double gl = -0.5 * (zl * zl + za * za + zb * zb) + p.gBoard;
-				p0[o] = (float)log_add_exp(gl, bgHist[k] + p.lBg, l1p, nl1p);
+				v[0] = (float)log_add_exp(gl, bgHist[k] + p.lBg, l1p, nl1p);
 			}
-			for (int c = 0; c < 5; c++) objPlanes[c][o] = obj[c * nBins + k];
-			p6[o] = obj[k];
+			for (int c = 0; c < 5; c++) v[1 + c] = obj[c * nBins + k];
+			v[6] = obj[k];
 			if (p.hasBlock) {
 				double dl = l + p.board[0] - p.block[0];
 				double zl2 = dl * p.ib[0];
@@ -88,13 +89,12 @@ static void colour_ll(colour_params p, const uint8_t *bgr, const double *logSum,
 				double zb2 = (bb - p.block[2]) * p.ib[2];
 				double gc = -0.5 * (za2 * za2 + zb2 * zb2) + p.gChroma;
 				double learned = obj[k];
-				p6[o] = (float)log_add_exp(gc - 0.5 * zl2 * zl2 + p.gTop, learned + p.lTop, l1p, nl1p);
+				v[6] = (float)log_add_exp(gc - 0.5 * zl2 * zl2 + p.gTop, learned + p.lTop, l1p, nl1p);
 				if (dl > -p.sideSpan && dl < 0.3)
-					p1[o] = (float)log_add_exp(gc + p.gSide, learned + p.lSide, l1p, nl1p);
+					v[1] = (float)log_add_exp(gc + p.gSide, learned + p.lSide, l1p, nl1p);
 			}
 			slot->key = key;
-			slot->v[0] = p0[o], slot->v[1] = p1[o], slot->v[2] = p2[o], slot->v[3] = p3[o];
-			slot->v[4] = p4[o], slot->v[5] = p5[o], slot->v[6] = p6[o];
+			for (int i = 0; i < 7; i++) slot->v[i] = v[i];
 		}
 	}
 }
@@ -105,6 +105,8 @@ import (
 	"image"
 	"unsafe"
 )
+
+var _ = [1]struct{}{}[llStride-C.ll_stride]
 
 // The kernel's plane order: board, then block, dome, blue, light, dark
 // (the learned histograms' order), then the top.
@@ -125,10 +127,8 @@ func (m *colourModel) computeC(px *pixels, rect image.Rectangle, k colourKernelA
 	if rect.Empty() || !rect.In(image.Rect(0, 0, px.w, px.h)) || len(px.bgr) < 3*n || len(m.bgHist) < nBins {
 		return false
 	}
-	for _, p := range m.ll {
-		if len(p) < n {
-			return false
-		}
+	if len(m.ll) < n*llStride {
+		return false
 	}
 	var p C.colour_params
 	for i := 0; i < 3; i++ {
@@ -147,8 +147,7 @@ func (m *colourModel) computeC(px *pixels, rect image.Rectangle, k colourKernelA
 	p.x0, p.y0, p.x1, p.y1 = C.int(rect.Min.X), C.int(rect.Min.Y), C.int(rect.Max.X), C.int(rect.Max.Y)
 	C.colour_ll(p, (*C.uint8_t)(&px.bgr[0]), (*C.double)(&logSum[0]), (*C.double)(&m.bgHist[0]),
 		(*C.float)(unsafe.Pointer(&obj[0][0])), nBins, (*C.double)(&log1pExpTable[0]), C.int(len(log1pExpTable)),
-		plane(m.ll[0]), plane(m.ll[1]), plane(m.ll[2]), plane(m.ll[3]), plane(m.ll[4]), plane(m.ll[5]), plane(m.ll[6]),
-		m.memo())
+		plane(m.ll), m.memo())
 	return true
 }
 

@@ -34,10 +34,10 @@ func kernelFrame(rng *rand.Rand, w, h int, hasBlock, noBoard bool) (*pixels, *co
 // randomPlanes fills the model's planes (n pixels each) with random
 // log-likelihoods down to -depth.
 func randomPlanes(rng *rand.Rand, m *colourModel, n int, depth float64) {
-	for l := range m.ll {
-		m.ll[l] = make([]float32, n)
-		for i := range m.ll[l] {
-			m.ll[l][i] = float32(-depth * rng.Float64())
+	m.ll = make([]float32, n*llStride)
+	for l := 0; l < nPlanes; l++ {
+		for i := 0; i < n; i++ {
+			m.ll[i*llStride+l] = float32(-depth * rng.Float64())
 		}
 	}
 }
@@ -72,36 +72,27 @@ func TestComputeKernelMatchesGo(t *testing.T) {
 		for _, v := range []*float64{&other.gBoard, &other.lBg, &other.gChroma, &other.gTop, &other.lTop, &other.gSide, &other.lSide} {
 			*v += 2
 		}
-		for l := range m.ll {
-			m.ll[l] = make([]float32, px.w*px.h)
-		}
+		m.ll = make([]float32, px.w*px.h*llStride)
 		m.computeC(px, rect.Inset(-1), other, &m.lut().obj)
 		m.compute(px, rect) // the C loop
-		got := make([][]float32, nPlanes)
-		for l := range got {
-			got[l] = append([]float32(nil), m.ll[l]...)
-			for i := range m.ll[l] {
-				m.ll[l][i] = float32(math.NaN())
-			}
+		got := append([]float32(nil), m.ll...)
+		for i := range m.ll {
+			m.ll[i] = float32(math.NaN())
 		}
 		// Both loops with the same constants.
 		if !m.computeC(px, rect.Inset(-1), k, &m.lut().obj) {
 			t.Fatal("computeC refused a frame that fits")
 		}
-		for l := range got {
-			copy(got[l], m.ll[l])
-		}
+		copy(got, m.ll)
 		m.computeGo(px, rect.Inset(-1), k, &m.lut().obj)
 		n := 0
-		for l := range got {
-			for i := range got[l] {
-				a, b := got[l][i], m.ll[l][i]
-				if math.Float32bits(a) != math.Float32bits(b) && !(a != a && b != b) {
-					if n < 5 {
-						t.Errorf("block %v noBoard %v: plane %d pixel %d: C %v, Go %v", tc.hasBlock, tc.noBoard, l, i, a, b)
-					}
-					n++
+		for i := range got {
+			a, b := got[i], m.ll[i]
+			if math.Float32bits(a) != math.Float32bits(b) && !(a != a && b != b) {
+				if n < 5 {
+					t.Errorf("block %v noBoard %v: plane %d pixel %d: C %v, Go %v", tc.hasBlock, tc.noBoard, i%llStride, i/llStride, a, b)
 				}
+				n++
 			}
 		}
 		if n > 0 {

@@ -6,6 +6,9 @@ package vision
 #include <math.h>
 #include <stdint.h>
 
+// A pixel's floats in the colour model's interleaved planes (llStride).
+enum { ll_stride = 8 };
+
 typedef struct {
 	int pw, ph;             // the planes' (and grey's) frame
 	int ax0, ay0, ax1, ay1; // where the planes hold this frame's values
@@ -30,12 +33,9 @@ static double hypot_go(double p, double q) {
 // covers it, and whether it is out of the frame. The posteriors are
 // worked in single precision (expf): a reading's 31 250 points took 2.7
 // ms in double, 1.5 in single, on one core.
-static void point_features(point_args a,
-		const float *p0, const float *p1, const float *p2, const float *p3,
-		const float *p4, const float *p5, const float *p6,
+static void point_features(point_args a, const float *ll,
 		const uint8_t *gray, const uint8_t *base,
 		int n, const int32_t *xs, const int32_t *ys, float *out) {
-	const float *ll[7] = {p0, p1, p2, p3, p4, p5, p6};
 	int lx = a.ax0 > 1 ? a.ax0 : 1, ly = a.ay0 > 1 ? a.ay0 : 1;
 	int hx = a.ax1 < a.pw - 1 ? a.ax1 : a.pw - 1, hy = a.ay1 < a.ph - 1 ? a.ay1 : a.ph - 1;
 	for (int i = 0; i < n; i++) {
@@ -49,8 +49,9 @@ static void point_features(point_args a,
 		float sum[7] = {0};
 		for (int dy = -1; dy <= 1; dy++) {
 			long off = (long)(y + dy) * a.pw + x - 1;
+			const float *q = ll + off * ll_stride;
 			for (int l = 0; l < 7; l++)
-				sum[l] += ll[l][off] + ll[l][off + 1] + ll[l][off + 2];
+				sum[l] += q[l] + q[ll_stride + l] + q[2 * ll_stride + l];
 		}
 		float mx = -INFINITY;
 		for (int l = 0; l < 7; l++) {
@@ -76,6 +77,8 @@ import "C"
 
 import "unsafe"
 
+var _ = [1]struct{}{}[llStride-C.ll_stride]
+
 // The kernel's layout of a point's features.
 var _ = [1]struct{}{}[netPerPoint-10]
 
@@ -89,10 +92,8 @@ func (c *cellCtx) pointFeaturesC(px *pixels, m *colourModel, cell int, xs, ys []
 	if n == 0 || len(ys) != n || len(out) < n*netPerPoint || c.w != px.w || len(c.base) < size {
 		return false
 	}
-	for _, p := range m.ll {
-		if len(p) < size {
-			return false
-		}
+	if len(m.ll) < size*llStride {
+		return false
 	}
 	var gray *C.uint8_t
 	if g := c.gray; g.p != nil {
@@ -108,7 +109,7 @@ func (c *cellCtx) pointFeaturesC(px *pixels, m *colourModel, cell int, xs, ys []
 		rx0: C.int(reg.Min.X), ry0: C.int(reg.Min.Y), rx1: C.int(reg.Max.X), ry1: C.int(reg.Max.Y),
 		per: netPerPoint,
 	}
-	C.point_features(a, plane(m.ll[0]), plane(m.ll[1]), plane(m.ll[2]), plane(m.ll[3]), plane(m.ll[4]), plane(m.ll[5]), plane(m.ll[6]),
+	C.point_features(a, plane(m.ll),
 		gray, (*C.uint8_t)(&c.base[0]), C.int(n), (*C.int32_t)(unsafe.Pointer(&xs[0])), (*C.int32_t)(unsafe.Pointer(&ys[0])),
 		(*C.float)(unsafe.Pointer(&out[0])))
 	return true

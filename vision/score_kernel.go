@@ -4,25 +4,29 @@ package vision
 #cgo CFLAGS: -O3
 #include <stdint.h>
 
+// A pixel's floats in the colour model's interleaved planes (llStride).
+enum { ll_stride = 8 };
+
 typedef struct { double s[3]; } sums3;
 typedef struct { int32_t lo, hi; } row_span;
 
 // score_px adds pixel o's change to the sums.
-static inline void score_px(const uint8_t *base, const uint8_t *lab, const float *const *ll,
+static inline void score_px(const uint8_t *base, const uint8_t *lab, const float *ll,
 		long o, int mine, double *s0, double *s1, double *s2) {
 	uint8_t b = base[o], l = lab[o];
 	// Labels past the planes (none are drawn) are passed over rather than
 	// read out of bounds.
 	if (b == 255 || l == b || b > 6 || l > 7 || (l == 7 && !mine)) return;
-	double v = (double)ll[b][o];
+	const float *px = ll + o * ll_stride;
+	double v = (double)px[b];
 	if (!mine) {
-		*s0 += (double)ll[l][o] - v;
+		*s0 += (double)px[l] - v;
 	} else if (l == 7) {
-		*s0 += (double)ll[3][o] - v;
-		*s1 += (double)ll[4][o] - v;
-		*s2 += (double)ll[5][o] - v;
+		*s0 += (double)px[3] - v;
+		*s1 += (double)px[4] - v;
+		*s2 += (double)px[5] - v;
 	} else {
-		double d = (double)ll[l][o] - v;
+		double d = (double)px[l] - v;
 		*s0 += d;
 		*s1 += d;
 		*s2 += d;
@@ -38,11 +42,8 @@ static inline void score_px(const uint8_t *base, const uint8_t *lab, const float
 // sums run pixel by pixel in row order, as the Go loop over the whole box
 // does (outside the spans it adds nothing), so the results are the same
 // to the last bit.
-static sums3 score_spans(const uint8_t *base, const uint8_t *lab,
-		const float *p0, const float *p1, const float *p2, const float *p3,
-		const float *p4, const float *p5, const float *p6,
+static sums3 score_spans(const uint8_t *base, const uint8_t *lab, const float *ll,
 		int w, int y0, const row_span *spans, int rows, int mine) {
-	const float *ll[7] = {p0, p1, p2, p3, p4, p5, p6};
 	double s0 = 0, s1 = 0, s2 = 0;
 	for (int r = 0; r < rows; r++) {
 		long o = (long)(y0 + r) * w;
@@ -60,6 +61,8 @@ import (
 	"unsafe"
 )
 
+var _ = [1]struct{}{}[llStride-C.ll_stride]
+
 // The kernel's label numbers.
 var _ = [1]struct{}{}[labNear-255]
 var _ = [1]struct{}{}[labMine-7]
@@ -76,9 +79,7 @@ func scoreSpans(base, lab []uint8, m *colourModel, w int, box image.Rectangle, s
 	}
 	end := (box.Max.Y-1)*w + box.Max.X
 	ok := box.Min.X >= 0 && box.Min.Y >= 0 && box.Max.X <= w && len(base) >= end && len(lab) >= end && len(spans) == box.Dy()
-	for _, p := range m.ll {
-		ok = ok && len(p) >= end
-	}
+	ok = ok && len(m.ll) >= end*llStride
 	for _, sp := range spans {
 		ok = ok && (sp.lo > sp.hi || int(sp.lo) >= box.Min.X && int(sp.hi) < box.Max.X)
 	}
@@ -90,8 +91,7 @@ func scoreSpans(base, lab []uint8, m *colourModel, w int, box image.Rectangle, s
 		mi = 1
 	}
 	r := C.score_spans((*C.uint8_t)(&base[0]), (*C.uint8_t)(&lab[0]),
-		plane(m.ll[0]), plane(m.ll[1]), plane(m.ll[2]), plane(m.ll[3]), plane(m.ll[4]), plane(m.ll[5]), plane(m.ll[6]),
-		C.int(w), C.int(box.Min.Y), (*C.row_span)(unsafe.Pointer(&spans[0])), C.int(len(spans)), mi)
+		plane(m.ll), C.int(w), C.int(box.Min.Y), (*C.row_span)(unsafe.Pointer(&spans[0])), C.int(len(spans)), mi)
 	return [3]float64{float64(r.s[0]), float64(r.s[1]), float64(r.s[2])}
 }
 
@@ -109,13 +109,14 @@ func scoreBoxGo(base, lab []uint8, m *colourModel, w int, box image.Rectangle, m
 			for x, b := range base {
 				l := lab[x]
 				if b != labNear && l != b {
-					v := float64(m.ll[b][o+x])
+					p := m.ll[(o+x)*llStride : (o+x+1)*llStride]
+					v := float64(p[b])
 					if l == labMine {
-						s[0] += float64(m.ll[labBlue][o+x]) - v
-						s[1] += float64(m.ll[labLight][o+x]) - v
-						s[2] += float64(m.ll[labDark][o+x]) - v
+						s[0] += float64(p[labBlue]) - v
+						s[1] += float64(p[labLight]) - v
+						s[2] += float64(p[labDark]) - v
 					} else {
-						d := float64(m.ll[l][o+x]) - v
+						d := float64(p[l]) - v
 						s[0] += d
 						s[1] += d
 						s[2] += d
@@ -132,7 +133,8 @@ func scoreBoxGo(base, lab []uint8, m *colourModel, w int, box image.Rectangle, m
 		base, lab := base[o:o+box.Dx()], lab[o:o+box.Dx()]
 		for x, b := range base {
 			if l := lab[x]; b != labNear && l != b {
-				s0 += float64(m.ll[l][o+x]) - float64(m.ll[b][o+x])
+				p := m.ll[(o+x)*llStride : (o+x+1)*llStride]
+				s0 += float64(p[l]) - float64(p[b])
 			}
 		}
 	}
