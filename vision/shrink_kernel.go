@@ -54,8 +54,9 @@ import (
 // shrinkArea resizes BGR frame src to size into dst as
 // gocv.Resize(..., InterpolationArea) does, bit for bit. Where the frame
 // is a whole multiple of size (1280x720 to the networks' 256x144: 5) it
-// sums the blocks itself: OpenCV's general whole-scale path took about
-// 1 ms a 1280x720 frame on one core, this about a fifth of that.
+// sums the blocks itself: BenchmarkShrinkArea, one core, 0.54 ms against
+// OpenCV's 0.79 (its general whole-scale path adds the block pixel by
+// pixel); elsewhere OpenCV resizes.
 func shrinkArea(src gocv.Mat, dst *gocv.Mat, size image.Point, scratch *[]uint16) {
 	k := src.Cols() / max(size.X, 1)
 	whole := k > 2 && k <= 16 && size.X*k == src.Cols() && size.Y*k == src.Rows() && src.Type() == gocv.MatTypeCV8UC3 && src.IsContinuous()
