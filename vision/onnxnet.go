@@ -175,7 +175,13 @@ func (n *onnxNet) forwardFrameOwn(own *convNet, small gocv.Mat, name string, wan
 			in[c*plane+i] = (float32(b[3*i+c]) - 127.5) * (1.0 / 255)
 		}
 	}
-	out, err := own.run(1, name, want)
+	return n.runConv(own, 1, name, want)
+}
+
+// runConv runs own (n's convNet, its inputs set for rows) and gives
+// output name's want values, an error naming the network.
+func (n *onnxNet) runConv(own *convNet, rows int, name string, want int) ([]float32, error) {
+	out, err := own.run(rows, name, want)
 	if err != nil {
 		return nil, fmt.Errorf("vision: %s: %w", n.what, err)
 	}

@@ -271,11 +271,7 @@ func (r *patchRun) runOwn(own *convNet, pix []uint8, extra []float32, want int) 
 		return nil, err
 	}
 	copy(de, extra)
-	out, err := own.run(rows, "corr", want)
-	if err != nil {
-		return nil, fmt.Errorf("vision: %s: %w", r.what, err)
-	}
-	return out, nil
+	return r.runConv(own, rows, "corr", want)
 }
 
 // samplePatches fills c.patchPix and c.patchExtra, row j for cell
