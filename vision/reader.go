@@ -59,11 +59,13 @@ type Result struct {
 // Reader reads board frames. It owns scratch Mats reused across frames, so
 // one Reader must not be used by two goroutines at once. Close it when done.
 type Reader struct {
-	bgr    gocv.Mat // the frame converted to 8-bit BGR when it was not
-	small  gocv.Mat // reduced BGR frame
-	gray   gocv.Mat // reduced grey
-	ridges gocv.Mat // thin ridges and grooves of the reduced grey
-	edges  gocv.Mat // step edges of the reduced grey (stepEdges)
+	bgr   gocv.Mat // the frame converted to 8-bit BGR when it was not
+	small gocv.Mat // reduced BGR frame
+	// shrinkSums is shrinkArea's scratch for the reduced frame.
+	shrinkSums []uint16
+	gray       gocv.Mat // reduced grey
+	ridges     gocv.Mat // thin ridges and grooves of the reduced grey
+	edges      gocv.Mat // step edges of the reduced grey (stepEdges)
 	// colourEdges are the step edges of the reduced colour frame
 	// (outlineEdges), colourLines their Hough lines (rho, theta), in vote
 	// order; colourReady says they are the current frame's.
@@ -648,7 +650,9 @@ func (r *Reader) prepare(img gocv.Mat) (gocv.Mat, float64, error) {
 	sw := int(float64(src.Cols())*scale + 0.5)
 	sh := int(float64(src.Rows())*scale + 0.5)
 	if scale < 1 {
-		gocv.Resize(src, &r.small, image.Pt(sw, sh), 0, 0, gocv.InterpolationArea)
+		// As OpenCV's area resize, bit for bit; at whole scales from 3
+		// (1920x1080) about a fifth of its time.
+		shrinkArea(src, &r.small, image.Pt(sw, sh), &r.shrinkSums)
 	} else {
 		src.CopyTo(&r.small)
 	}

@@ -14,16 +14,10 @@ import (
 func TestShrinkAreaMatchesOpenCV(t *testing.T) {
 	frame, _ := benchFrame(t)
 	defer frame.Close()
-	noise := gocv.NewMatWithSize(720, 1280, gocv.MatTypeCV8UC3)
+	noise := noiseFrame(t, 1280, 720, 1)
 	defer noise.Close()
-	b, err := noise.DataPtrUint8()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewSource(1))
-	for i := range b {
-		b[i] = uint8(rng.Intn(256))
-	}
+	noise1080 := noiseFrame(t, 1920, 1080, 2)
+	defer noise1080.Close()
 	var scratch []uint16
 	for _, tc := range []struct {
 		name string
@@ -34,8 +28,15 @@ func TestShrinkAreaMatchesOpenCV(t *testing.T) {
 		{"noise 5x", noise, image.Pt(256, 144)},
 		{"noise 4x", noise, image.Pt(320, 180)},
 		{"noise 8x", noise, image.Pt(160, 90)},
+		{"noise 3x (1920x1080 to the reduced frame)", noise1080, image.Pt(640, 360)},
+		{"noise 7.5x", noise1080, image.Pt(256, 144)},
+		{"noise 2.5x", noise, image.Pt(512, 288)},
+		{"noise 5x by 3.33x", noise, image.Pt(256, 216)},
+		{"noise 1280x720 to 1000x700", noise, image.Pt(1000, 700)},
+		{"noise 1280x720 to 7x5", noise, image.Pt(7, 5)},
+		{"noise 1920x1080 to 333x191", noise1080, image.Pt(333, 191)},
+		{"noise 1920x1080 to 1280x720", noise1080, image.Pt(1280, 720)},
 		{"noise 2x (OpenCV's)", noise, image.Pt(640, 360)},
-		{"noise 2.5x (OpenCV's)", noise, image.Pt(512, 288)},
 	} {
 		want, got := gocv.NewMat(), gocv.NewMat()
 		gocv.Resize(tc.src, &want, tc.size, 0, 0, gocv.InterpolationArea)
@@ -59,6 +60,22 @@ func TestShrinkAreaMatchesOpenCV(t *testing.T) {
 	}
 }
 
+// noiseFrame is a w x h BGR frame of uniform noise from seed.
+func noiseFrame(t testing.TB, w, h int, seed int64) gocv.Mat {
+	t.Helper()
+	m := gocv.NewMatWithSize(h, w, gocv.MatTypeCV8UC3)
+	b, err := m.DataPtrUint8()
+	if err != nil {
+		m.Close()
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(seed))
+	for i := range b {
+		b[i] = uint8(rng.Intn(256))
+	}
+	return m
+}
+
 // BenchmarkShrinkArea times the networks' shrink of a 1280x720 frame, the
 // own kernel against OpenCV's. Run it on one core (taskset -c 0).
 func BenchmarkShrinkArea(b *testing.B) {
@@ -66,16 +83,27 @@ func BenchmarkShrinkArea(b *testing.B) {
 	defer frame.Close()
 	dst := gocv.NewMat()
 	defer dst.Close()
+	big := noiseFrame(b, 1920, 1080, 2)
+	defer big.Close()
 	var scratch []uint16
-	size := image.Pt(cornerNetW, cornerNetH)
-	b.Run("own", func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			shrinkArea(frame, &dst, size, &scratch)
-		}
-	})
-	b.Run("opencv", func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			gocv.Resize(frame, &dst, size, 0, 0, gocv.InterpolationArea)
-		}
-	})
+	for _, tc := range []struct {
+		name string
+		src  gocv.Mat
+		size image.Point
+	}{
+		{"1280x720-to-net", frame, image.Pt(cornerNetW, cornerNetH)},
+		{"1920x1080-to-reduced", big, image.Pt(640, 360)},
+		{"1920x1080-to-net", big, image.Pt(cornerNetW, cornerNetH)},
+	} {
+		b.Run(tc.name+"/own", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				shrinkArea(tc.src, &dst, tc.size, &scratch)
+			}
+		})
+		b.Run(tc.name+"/opencv", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				gocv.Resize(tc.src, &dst, tc.size, 0, 0, gocv.InterpolationArea)
+			}
+		})
+	}
 }
