@@ -117,6 +117,7 @@ type cellCtx struct {
 	// cell's sample points for the network (cellPoints).
 	fillBuf []float64
 	spans   []rowSpan // score's rows drawn on
+	drawing []hypShape // score_hyp's outlines of the hypothesis scored
 	// rasters are the pose's outlines rasterised (shapeRasters): cell i's
 	// hypothesis k's from rasterFirst[i][k] once rastered[i][k]; rows
 	// holds their rows' spans.
@@ -800,11 +801,21 @@ func (c *cellCtx) drawBase(i int) {
 // cell. For a pawn hypothesis it gives the blue, light and dark pawn's
 // scores from one drawing; otherwise the first.
 func (c *cellCtx) score(i, k int, m *colourModel) [3]float64 {
-	var s [3]float64
 	box := c.box[i][k].Intersect(c.region[i])
 	if box.Empty() || len(c.shapes[i][k]) == 0 {
+		return [3]float64{}
+	}
+	if s, ok := c.scoreC(i, k, m, box); ok {
 		return s
 	}
+	return c.scoreGo(i, k, m, box)
+}
+
+// scoreGo is score in Go, on the box it draws in: the reference
+// score_hyp is tested against, and the fallback should its arguments not
+// fit the kernel.
+func (c *cellCtx) scoreGo(i, k int, m *colourModel, box image.Rectangle) [3]float64 {
+	var s [3]float64
 	// The label map equals the base map over the cell's region
 	// (scoreCell): only the rows' spans drawn on can differ, so only they
 	// are summed and put back (the sums skip equal pixels: the same sums).
@@ -1161,6 +1172,18 @@ func (c *cellCtx) edgeSamples(p poly, out []edgeSample) []edgeSample {
 	return out
 }
 
+// edgeRange gives the range in eslab of the edge samples of cell i's
+// outline d, making them on first use for the current pose.
+func (c *cellCtx) edgeRange(i int, d drawn) [2]int32 {
+	if c.eDone[i]&(1<<d.id) == 0 {
+		a := len(c.eslab)
+		c.eslab = c.edgeSamples(d.outline, c.eslab)
+		c.eRange[i][d.id] = [2]int32{int32(a), int32(len(c.eslab))}
+		c.eDone[i] |= 1 << d.id
+	}
+	return c.eRange[i][d.id]
+}
+
 // edgeScore sums, over cell i's hypothesis k's outlines, the samples seen:
 // the labels on their two sides differ in the label map (score's, valid
 // over box, the base map elsewhere in the cell's region) and neither side
@@ -1185,13 +1208,7 @@ func (c *cellCtx) edgeScore(i, k int, box image.Rectangle) float64 {
 	}
 	var s float64
 	for _, d := range c.shapes[i][k] {
-		if c.eDone[i]&(1<<d.id) == 0 {
-			a := len(c.eslab)
-			c.eslab = c.edgeSamples(d.outline, c.eslab)
-			c.eRange[i][d.id] = [2]int32{int32(a), int32(len(c.eslab))}
-			c.eDone[i] |= 1 << d.id
-		}
-		rg := c.eRange[i][d.id]
+		rg := c.edgeRange(i, d)
 		for _, e := range c.eslab[rg[0]:rg[1]] {
 			la, lb := label(e.ax, e.ay), label(e.bx, e.by)
 			if la != lb && la != labNear && lb != labNear {

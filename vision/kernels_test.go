@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"bytes"
 	"image"
 	"math"
 	"math/rand"
@@ -267,4 +268,63 @@ func BenchmarkColourCompute(b *testing.B) {
 			m.compute(px, rect)
 		}
 	})
+}
+
+// TestScoreHypMatchesGo: score_hyp scores every hypothesis of every cell
+// as scoreGo does, to the last bit, with and without the edge term, on
+// the cell context a real reading left (its pose, colour model, rasters
+// and nearer cells), and leaves the label map as it found it.
+func TestScoreHypMatchesGo(t *testing.T) {
+	r := NewReader()
+	defer r.Close()
+	frames, _ := renderFrames(t, benchSeeds[:4], 1280, 720)
+	compared, nonzero := 0, 0
+	for f, frame := range frames {
+		if _, err := r.Read(frame); err != nil {
+			t.Fatalf("seed %d: %v", benchSeeds[f], err)
+		}
+		c := &r.cc
+		gray := c.gray
+		for _, edges := range []bool{true, false} {
+			if !edges {
+				c.gray.p = nil
+			}
+			for i := 0; i < 25; i++ {
+				c.drawBase(i)
+				reg, w := c.region[i], c.w
+				for y := reg.Min.Y; y < reg.Max.Y; y++ {
+					copy(c.lab[y*w+reg.Min.X:y*w+reg.Max.X], c.base[y*w+reg.Min.X:y*w+reg.Max.X])
+				}
+				before := append([]uint8(nil), c.lab...)
+				for k := 0; k < nHyp; k++ {
+					box := c.box[i][k].Intersect(reg)
+					if box.Empty() || len(c.shapes[i][k]) == 0 {
+						continue
+					}
+					got, ok := c.scoreC(i, k, c.model, box)
+					if !ok {
+						t.Fatalf("seed %d cell %d hyp %d: the kernel refused the reader's own arguments", benchSeeds[f], i, k)
+					}
+					if !bytes.Equal(c.lab, before) {
+						t.Fatalf("seed %d cell %d hyp %d: score_hyp left the label map changed", benchSeeds[f], i, k)
+					}
+					want := c.scoreGo(i, k, c.model, box)
+					for j := range got {
+						if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
+							t.Fatalf("seed %d cell %d hyp %d edges %v: C %v, Go %v", benchSeeds[f], i, k, edges, got, want)
+						}
+					}
+					compared++
+					if want != ([3]float64{}) {
+						nonzero++
+					}
+				}
+			}
+		}
+		c.gray = gray
+	}
+	if compared < 1000 || nonzero < compared/2 {
+		t.Fatalf("%d hypotheses compared, %d scored non-zero: the test is too weak", compared, nonzero)
+	}
+	t.Logf("%d hypotheses compared, %d non-zero", compared, nonzero)
 }
