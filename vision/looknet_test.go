@@ -3,6 +3,7 @@ package vision
 import (
 	"encoding/binary"
 	"math"
+	"math/rand"
 	"strings"
 	"testing"
 )
@@ -376,4 +377,54 @@ func readAtTrueCorners(tb testing.TB, seed int64) *Reader {
 		tb.Fatal(err)
 	}
 	return r
+}
+
+// TestLookNetCorrectMatchesPlainLoop: correct's hidden layer, four units
+// at a time, gives the plain loop's sums to the bit.
+func TestLookNetCorrectMatchesPlainLoop(t *testing.T) {
+	rng := rand.New(rand.NewSource(4))
+	f := func() float32 { return float32(rng.NormFloat64()) }
+	n := &lookNet{}
+	for range lookInputs {
+		n.mean, n.sd = append(n.mean, f()), append(n.sd, 0.5+rng.Float32())
+	}
+	for range lookInputs * lookHidden {
+		n.w1 = append(n.w1, f())
+	}
+	for range lookHidden {
+		n.b1 = append(n.b1, f())
+	}
+	for range nHyp * lookHidden {
+		n.w2 = append(n.w2, f())
+	}
+	for range nHyp {
+		n.b2 = append(n.b2, f())
+	}
+	x := make([]float32, lookInputs)
+	for i := range x {
+		x[i] = 3 * f()
+	}
+	var got, want [nHyp]float64
+	n.correct(x, make([]float32, lookInputs), make([]float32, lookHidden), &got)
+	xs, hid := make([]float32, lookInputs), make([]float32, lookHidden)
+	for i, v := range x {
+		xs[i] = (v - n.mean[i]) / n.sd[i]
+	}
+	for j := range hid {
+		s := n.b1[j]
+		for i, v := range xs {
+			s += n.w1[j*lookInputs+i] * v
+		}
+		hid[j] = max(s, 0)
+	}
+	for k := range want {
+		s := n.b2[k]
+		for j, h := range hid {
+			s += n.w2[k*lookHidden+j] * h
+		}
+		want[k] += float64(s)
+	}
+	if got != want {
+		t.Fatalf("correct gives %v, the plain loop %v", got, want)
+	}
 }
