@@ -250,11 +250,19 @@ func (r *Reader) readCellsWith(h homography, res *Result, known *boardColours) {
 	// explains the frame best gets the second sweep.
 	bestLL, bestB, bestF := math.Inf(-1), 0, 0
 	var bestHyp [25]int
+	// lone says no other trial's likelihood is weighed against this one's
+	// (one board colour, one lens; or the no-block trial, weighed by the
+	// networks' confidence instead): its total over the frame, a sum over
+	// every pixel of the region, is not needed.
+	lone := false
 	trial := func(b, v int) {
 		c.hyp = [25]int{}
 		c.search(1)
 		c.draw(all, -1, 0)
-		ll := c.total(all, &r.model)
+		ll := 0.0
+		if !lone || traceCells != nil {
+			ll = c.total(all, &r.model)
+		}
 		if traceCells != nil {
 			traceCells("trial board %d %.3v focal %d: ll %.0f hyp %v", b, r.model.board, v, ll, c.hyp)
 		}
@@ -301,6 +309,7 @@ func (r *Reader) readCellsWith(h homography, res *Result, known *boardColours) {
 	if noBlockAt >= 0 {
 		nb = noBlockAt
 	}
+	lone = nb == 1 && len(focals) == 1
 	for q := range boards[:nb] {
 		setBoard(q)
 		trial(q, 0)
@@ -330,7 +339,7 @@ func (r *Reader) readCellsWith(h homography, res *Result, known *boardColours) {
 	withBlock := &r.keptColour
 	withBlock.keep(c, res)
 	setBoard(noBlockAt)
-	bestLL = math.Inf(-1)
+	bestLL, lone = math.Inf(-1), true
 	trial(noBlockAt, bestF)
 	c.hyp = bestHyp
 	r.finishCells(all, res)
