@@ -116,7 +116,7 @@ type cellCtx struct {
 	// fillBuf is fill's room for the rows' spans; ptX and ptY hold a
 	// cell's sample points for the network (cellPoints).
 	fillBuf []float64
-	spans   []rowSpan // score's rows drawn on
+	spans   []rowSpan  // score's rows drawn on
 	drawing []hypShape // score_hyp's outlines of the hypothesis scored
 	// rasters are the pose's outlines rasterised (shapeRasters): cell i's
 	// hypothesis k's from rasterFirst[i][k] once rastered[i][k]; rows

@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"fmt"
 	"image"
 	"math/rand"
 	"testing"
@@ -14,16 +15,28 @@ import (
 func TestShrinkAreaMatchesOpenCV(t *testing.T) {
 	frame, _ := benchFrame(t)
 	defer frame.Close()
+	rng := rand.New(rand.NewSource(3))
 	noise := noiseFrame(t, 1280, 720, 1)
 	defer noise.Close()
 	noise1080 := noiseFrame(t, 1920, 1080, 2)
 	defer noise1080.Close()
 	var scratch []uint16
-	for _, tc := range []struct {
+	type shrinkCase struct {
 		name string
 		src  gocv.Mat
 		size image.Point
-	}{
+	}
+	// Odd sizes too: every scale, whole or not, either way.
+	var odd []shrinkCase
+	for k := 0; k < 30; k++ {
+		src := noise
+		if k%2 == 1 {
+			src = noise1080
+		}
+		sz := image.Pt(1+rng.Intn(src.Cols()-1), 1+rng.Intn(src.Rows()-1))
+		odd = append(odd, shrinkCase{fmt.Sprintf("noise %dx%d to %v", src.Cols(), src.Rows(), sz), src, sz})
+	}
+	for _, tc := range append([]shrinkCase{
 		{"frame 5x", frame, image.Pt(256, 144)},
 		{"noise 5x", noise, image.Pt(256, 144)},
 		{"noise 4x", noise, image.Pt(320, 180)},
@@ -37,7 +50,7 @@ func TestShrinkAreaMatchesOpenCV(t *testing.T) {
 		{"noise 1920x1080 to 333x191", noise1080, image.Pt(333, 191)},
 		{"noise 1920x1080 to 1280x720", noise1080, image.Pt(1280, 720)},
 		{"noise 2x (OpenCV's)", noise, image.Pt(640, 360)},
-	} {
+	}, odd...) {
 		want, got := gocv.NewMat(), gocv.NewMat()
 		gocv.Resize(tc.src, &want, tc.size, 0, 0, gocv.InterpolationArea)
 		shrinkArea(tc.src, &got, tc.size, &scratch)
