@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"bytes"
 	"fmt"
 	"image"
 	"math/rand"
@@ -119,4 +120,30 @@ func BenchmarkShrinkArea(b *testing.B) {
 			}
 		})
 	}
+}
+
+// FuzzShrinkArea: at any sizes (a frame of up to 300x300 to any smaller
+// or equal size) shrinkArea gives OpenCV's bytes and never reads or
+// writes out of bounds.
+func FuzzShrinkArea(f *testing.F) {
+	f.Add(uint16(1280%300), uint16(720%300), uint16(256%300), uint16(144), int64(1))
+	f.Add(uint16(299), uint16(7), uint16(2), uint16(7), int64(2))
+	f.Add(uint16(1), uint16(1), uint16(1), uint16(1), int64(3))
+	f.Fuzz(func(t *testing.T, w, h, ow, oh uint16, seed int64) {
+		sw, sh := 1+int(w)%300, 1+int(h)%300
+		size := image.Pt(1+int(ow)%sw, 1+int(oh)%sh)
+		src := noiseFrame(t, sw, sh, seed)
+		defer src.Close()
+		want, got := gocv.NewMat(), gocv.NewMat()
+		defer want.Close()
+		defer got.Close()
+		var scratch []uint16
+		gocv.Resize(src, &want, size, 0, 0, gocv.InterpolationArea)
+		shrinkArea(src, &got, size, &scratch)
+		wb, _ := want.DataPtrUint8()
+		gb, _ := got.DataPtrUint8()
+		if got.Cols() != size.X || got.Rows() != size.Y || !bytes.Equal(wb, gb) {
+			t.Fatalf("%dx%d to %v: shrinkArea differs from OpenCV's", sw, sh, size)
+		}
+	})
 }
