@@ -967,6 +967,19 @@ func (c *cellCtx) prepare() {
 		for k := 0; k < nHyp; k++ {
 			sq := hypSquare(k)
 			c.shapes[i][k] = c.shapes[i][k][:0]
+			if sq.Occupant > observation.Blue {
+				// A light or dark pawn has the blue one's outlines (made
+				// just before): only the pawn's label differs.
+				kb := k - int(sq.Occupant-observation.Blue)
+				for _, d := range c.shapes[i][kb] {
+					if d.lab == labBlue {
+						d.lab = uint8(labBlue + int(sq.Occupant) - 1)
+					}
+					c.shapes[i][k] = append(c.shapes[i][k], d)
+				}
+				c.box[i][k] = c.box[i][kb]
+				continue
+			}
 			c.parts = c.set.cellShapes(&c.cam, row, col, int(sq.Level), sq.Occupant != observation.Empty, c.parts[:0], c.tmp[:0], &c.slab)
 			for j, s := range c.parts {
 				id := uint8(j) // tiers' sides and tops in order, then the dome

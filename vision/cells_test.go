@@ -184,3 +184,49 @@ func TestSecondReadingPutsRightCells(t *testing.T) {
 		}
 	}
 }
+
+// TestPrepareSharesPawnOutlines: the light and dark pawn hypotheses, which
+// prepare copies from the blue one's, have the outlines a fresh
+// cellShapes gives them, the pawn drawn in its own colour.
+func TestPrepareSharesPawnOutlines(t *testing.T) {
+	r := NewReader()
+	defer r.Close()
+	frames, _ := renderFrames(t, benchSeeds[:1], 1280, 720)
+	if _, err := r.Read(frames[0]); err != nil {
+		t.Fatal(err)
+	}
+	c := &r.cc
+	c.prepare()
+	var slab []pt
+	checked := 0
+	for i := 0; i < 25; i++ {
+		for k := 0; k < nHyp; k++ {
+			sq := hypSquare(k)
+			if sq.Occupant <= observation.Blue {
+				continue
+			}
+			fresh := c.set.cellShapes(&c.cam, i/5, i%5, int(sq.Level), true, nil, nil, &slab)
+			got := c.shapes[i][k]
+			if len(got) != len(fresh) {
+				t.Fatalf("cell %d hyp %d: %d outlines, fresh %d", i, k, len(got), len(fresh))
+			}
+			for j, s := range fresh {
+				if len(s.outline) != len(got[j].outline) {
+					t.Fatalf("cell %d hyp %d outline %d: %d points, fresh %d", i, k, j, len(got[j].outline), len(s.outline))
+				}
+				for q := range s.outline {
+					if s.outline[q] != got[j].outline[q] {
+						t.Fatalf("cell %d hyp %d outline %d point %d: %v, fresh %v", i, k, j, q, got[j].outline[q], s.outline[q])
+					}
+				}
+				if want := s.part == partPawn; want != (got[j].lab == uint8(labBlue+int(sq.Occupant)-1)) {
+					t.Fatalf("cell %d hyp %d outline %d: label %d for part %v", i, k, j, got[j].lab, s.part)
+				}
+			}
+			checked++
+		}
+	}
+	if checked != 25*8 {
+		t.Fatalf("%d hypotheses checked, want 200", checked)
+	}
+}
