@@ -122,33 +122,7 @@ func (n *cellNet) hiddenGo(x, xs, hid []float32) {
 	for j := range xs {
 		xs[j] = min(netClip, max(-netClip, (x[j]-n.mean[j])/n.sd[j]))
 	}
-	// Four hidden units at a time: four independent sums, each in the
-	// same order as one at a time (the same roundings), that the CPU
-	// overlaps.
-	h := 0
-	for ; h+4 <= netHidden; h += 4 {
-		w0 := n.w1[h*netInputs : (h+1)*netInputs]
-		w1 := n.w1[(h+1)*netInputs : (h+2)*netInputs]
-		w2 := n.w1[(h+2)*netInputs : (h+3)*netInputs]
-		w3 := n.w1[(h+3)*netInputs : (h+4)*netInputs]
-		w0, w1, w2, w3 = w0[:len(xs)], w1[:len(xs)], w2[:len(xs)], w3[:len(xs)]
-		s0, s1, s2, s3 := n.b1[h], n.b1[h+1], n.b1[h+2], n.b1[h+3]
-		for j, v := range xs {
-			s0 += w0[j] * v
-			s1 += w1[j] * v
-			s2 += w2[j] * v
-			s3 += w3[j] * v
-		}
-		hid[h], hid[h+1], hid[h+2], hid[h+3] = max(s0, 0), max(s1, 0), max(s2, 0), max(s3, 0)
-	}
-	for ; h < netHidden; h++ {
-		w := n.w1[h*netInputs : (h+1)*netInputs]
-		s := n.b1[h]
-		for j, v := range xs {
-			s += w[j] * v
-		}
-		hid[h] = max(s, 0)
-	}
+	reluLayer(n.w1, n.b1, xs, hid[:netHidden])
 }
 
 // logNormalise shifts log-scores so that their probabilities sum to one.

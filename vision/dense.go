@@ -76,3 +76,33 @@ func (n *cellNet) hiddenFast(x, xs, hid []float32) bool {
 		(*C.float)(&n.w1t[0]), (*C.float)(&n.b1[0]), (*C.float)(&hid[0]), (*C.float)(&xs[0]), C.int(netInputs), C.float(netClip))
 	return true
 }
+
+// reluLayer sets hid[j] = max(0, b[j] + w[j] . xs), w holding len(hid)
+// rows of len(xs): a network's hidden layer in Go. Four units at a time:
+// four independent sums, each in the same order as one at a time (the
+// same roundings), that the CPU overlaps (the second look's layer 10.9
+// -> 4.7 us).
+func reluLayer(w, b, xs, hid []float32) {
+	n := len(xs)
+	j := 0
+	for ; j+4 <= len(hid); j += 4 {
+		w0, w1, w2, w3 := w[j*n:(j+1)*n], w[(j+1)*n:(j+2)*n], w[(j+2)*n:(j+3)*n], w[(j+3)*n:(j+4)*n]
+		// Lengths the compiler sees equal xs's: no bounds checks below.
+		w0, w1, w2, w3 = w0[:len(xs)], w1[:len(xs)], w2[:len(xs)], w3[:len(xs)]
+		s0, s1, s2, s3 := b[j], b[j+1], b[j+2], b[j+3]
+		for i, v := range xs {
+			s0 += w0[i] * v
+			s1 += w1[i] * v
+			s2 += w2[i] * v
+			s3 += w3[i] * v
+		}
+		hid[j], hid[j+1], hid[j+2], hid[j+3] = max(s0, 0), max(s1, 0), max(s2, 0), max(s3, 0)
+	}
+	for ; j < len(hid); j++ {
+		s := b[j]
+		for i, v := range xs {
+			s += w[j*n+i] * v
+		}
+		hid[j] = max(s, 0)
+	}
+}

@@ -94,32 +94,7 @@ func (n *lookNet) correct(x, xs, hid []float32, lp *[nHyp]float64) {
 	for i, v := range x {
 		xs[i] = (v - n.mean[i]) / n.sd[i]
 	}
-	// Four hidden units at a time: each sum in its own order (the same
-	// bits), the four chains of additions overlapping.
-	j := 0
-	for ; j+4 <= len(hid); j += 4 {
-		s0, s1, s2, s3 := n.b1[j], n.b1[j+1], n.b1[j+2], n.b1[j+3]
-		r0 := n.w1[j*lookInputs : (j+1)*lookInputs]
-		r1 := n.w1[(j+1)*lookInputs : (j+2)*lookInputs]
-		r2 := n.w1[(j+2)*lookInputs : (j+3)*lookInputs]
-		r3 := n.w1[(j+3)*lookInputs : (j+4)*lookInputs]
-		r0, r1, r2, r3 = r0[:len(xs)], r1[:len(xs)], r2[:len(xs)], r3[:len(xs)]
-		for i, v := range xs {
-			s0 += r0[i] * v
-			s1 += r1[i] * v
-			s2 += r2[i] * v
-			s3 += r3[i] * v
-		}
-		hid[j], hid[j+1], hid[j+2], hid[j+3] = max(s0, 0), max(s1, 0), max(s2, 0), max(s3, 0)
-	}
-	for ; j < len(hid); j++ {
-		s := n.b1[j]
-		row := n.w1[j*lookInputs : (j+1)*lookInputs]
-		for i, v := range xs {
-			s += row[i] * v
-		}
-		hid[j] = max(s, 0)
-	}
+	reluLayer(n.w1, n.b1, xs, hid)
 	for k := range lp {
 		s := n.b2[k]
 		row := n.w2[k*lookHidden : (k+1)*lookHidden]
