@@ -54,6 +54,68 @@ type colourModel struct {
 	colourMemo []colourMemoSlot
 	// colours are the learned histograms; nil means the built-in ones.
 	colours *Colours
+	// ring holds the colour features of ringHistogram's samples about the
+	// board on grid ringH of the frame ringPx: a reading takes the ring
+	// two or more times on one grid with only the board colour changed.
+	// forgetRing clears it for a new frame.
+	ring   [][3]float64
+	ringH  homography
+	ringPx *uint8
+	ringOK bool
+	// bgMix is the learned background's share of ringHistogram's mixture,
+	// (1-ringWeight) exp(bg), for the histograms bgMixFor (the same for
+	// every frame: 4096 exponentials a call saved).
+	bgMix    []float64
+	bgMixFor *Colours
+	// smoothing is ringHistogram's scratch for smoothInto.
+	smoothing []float64
+}
+
+// backgroundMix gives bgMix for the histograms in use.
+func (m *colourModel) backgroundMix() []float64 {
+	c := m.lut()
+	if m.bgMixFor != c || len(m.bgMix) != nBins {
+		m.bgMix = m.bgMix[:0]
+		for _, v := range c.bg {
+			m.bgMix = append(m.bgMix, (1-ringWeight)*math.Exp(v))
+		}
+		m.bgMixFor = c
+	}
+	return m.bgMix
+}
+
+// forgetRing drops the ring's samples (a new frame).
+func (m *colourModel) forgetRing() { m.ringOK = false }
+
+// ringSamples gives the colour features of the ring's samples of px about
+// the board on grid h: the frame outside the grid, out to about two and a
+// half pitches, every 0.08 pitch.
+func (m *colourModel) ringSamples(px *pixels, h homography) [][3]float64 {
+	var first *uint8
+	if len(px.bgr) > 0 {
+		first = &px.bgr[0]
+	}
+	if m.ringOK && m.ringH == h && m.ringPx == first {
+		return m.ring
+	}
+	m.ring = m.ring[:0]
+	for y := -0.5; y < 7.5; y += 0.08 {
+		for x := -2.5; x < 7.5; x += 0.08 {
+			if y < 5.08 && x > -0.08 && x < 5.08 {
+				continue // the grid
+			}
+			p := h.apply(pt{x, y})
+			ix, iy := int(p.X), int(p.Y)
+			if ix < 0 || iy < 0 || ix >= px.w || iy >= px.h {
+				continue
+			}
+			r, g, b := px.at(ix, iy)
+			l, a, bb := features(r, g, b)
+			m.ring = append(m.ring, [3]float64{l, a, bb})
+		}
+	}
+	m.ringH, m.ringPx, m.ringOK = h, first, true
+	return m.ring
 }
 
 // lut gives the learned histograms in use.
@@ -395,28 +457,17 @@ func (m *colourModel) ringHistogram(px *pixels, h homography) {
 		m.bgHist = make([]float64, nBins)
 	}
 	hist := m.bgHist[:nBins]
-	bgLUT := &m.lut().bg
+	mix := m.backgroundMix()
 	for k := range hist {
 		hist[k] = 0
 	}
-	n := 0
-	for y := -0.5; y < 7.5; y += 0.08 {
-		for x := -2.5; x < 7.5; x += 0.08 {
-			if y < 5.08 && x > -0.08 && x < 5.08 {
-				continue // the grid
-			}
-			p := h.apply(pt{x, y})
-			ix, iy := int(p.X), int(p.Y)
-			if ix < 0 || iy < 0 || ix >= px.w || iy >= px.h {
-				continue
-			}
-			r, g, b := px.at(ix, iy)
-			l, a, bb := features(r, g, b)
-			hist[binOf(l-m.board[0], a, bb)]++
-			n++
-		}
+	for _, f := range m.ringSamples(px, h) {
+		hist[binOf(f[0]-m.board[0], f[1], f[2])]++
 	}
-	sm := smooth(hist)
+	if len(m.smoothing) != 2*nBins {
+		m.smoothing = make([]float64, 2*nBins)
+	}
+	sm := smoothInto(hist, m.smoothing[:nBins], m.smoothing[nBins:])
 	var tot float64
 	for _, v := range sm {
 		tot += v
@@ -426,7 +477,7 @@ func (m *colourModel) ringHistogram(px *pixels, h homography) {
 		if tot > 0 {
 			p = sm[k] / tot
 		}
-		hist[k] = math.Log(ringWeight*p + (1-ringWeight)*math.Exp(bgLUT[k]))
+		hist[k] = math.Log(ringWeight*p + mix[k])
 	}
 }
 
@@ -536,22 +587,31 @@ var log1pExpTable = func() (t [16*16 + 1]float64) {
 // impossible. The kernel is 0.75 times the centre plus 0.25 times a 3x3x3
 // box sum, and the box sum is separable.
 func smooth(h []float64) []float64 {
-	box := make([]float64, len(h))
-	tmp := make([]float64, len(h))
+	return smoothInto(h, make([]float64, len(h)), make([]float64, len(h)))
+}
+
+// smoothInto is smooth with its two scratch histograms given (each as long
+// as h); the result is one of them.
+func smoothInto(h, box, tmp []float64) []float64 {
 	copy(box, h)
-	// One pass of a 3-tap box along each axis (strides ib 1, ia binsC, il binsC^2).
+	// One pass of a 3-tap box along each axis (strides ib 1, ia binsC, il
+	// binsC^2), the bins walked in order with each one's place p on the axis
+	// counted rather than divided out.
 	for _, ax := range [3][2]int{{1, binsC}, {binsC, binsC}, {binsC * binsC, binsL}} {
 		stride, n := ax[0], ax[1]
-		for i := range box {
-			p := (i / stride) % n
-			v := box[i]
-			if p > 0 {
-				v += box[i-stride]
+		for i0 := 0; i0 < len(box); i0 += stride * n {
+			for p := 0; p < n; p++ {
+				for i := i0 + p*stride; i < i0+(p+1)*stride && i < len(box); i++ {
+					v := box[i]
+					if p > 0 {
+						v += box[i-stride]
+					}
+					if p < n-1 {
+						v += box[i+stride]
+					}
+					tmp[i] = v
+				}
 			}
-			if p < n-1 {
-				v += box[i+stride]
-			}
-			tmp[i] = v
 		}
 		box, tmp = tmp, box
 	}

@@ -328,3 +328,100 @@ func TestScoreHypMatchesGo(t *testing.T) {
 	}
 	t.Logf("%d hypotheses compared, %d non-zero", compared, nonzero)
 }
+
+// TestRingHistogramKeepsSamples: the ring's samples, kept for the grid and
+// frame, give the same histogram as a model taking them afresh, for
+// another board colour too; a new frame (forgetRing) or another grid
+// takes new samples.
+func TestRingHistogramKeepsSamples(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	px, m := kernelFrame(rng, 160, 120, true, false)
+	h, _ := homographyFromCorners([4][2]float64{{50, 30}, {110, 32}, {112, 90}, {48, 88}})
+	fresh := func(board0 float64) []float64 {
+		f := &colourModel{board: m.board}
+		f.board[0] = board0
+		f.ringHistogram(px, h)
+		return f.bgHist
+	}
+	for _, b0 := range []float64{m.board[0], m.board[0] + 0.3, m.board[0] - 0.2} {
+		m.board[0] = b0
+		m.ringHistogram(px, h)
+		want := fresh(b0)
+		for k := range want {
+			if math.Float64bits(m.bgHist[k]) != math.Float64bits(want[k]) {
+				t.Fatalf("board %.2f: bin %d %v, afresh %v", b0, k, m.bgHist[k], want[k])
+			}
+		}
+	}
+	kept := len(m.ring)
+	if kept < 1000 {
+		t.Fatalf("only %d ring samples: the test frame misses the ring", kept)
+	}
+	h2, _ := homographyFromCorners([4][2]float64{{40, 20}, {120, 22}, {122, 100}, {38, 98}})
+	if len(m.ringSamples(px, h2)) == kept {
+		t.Fatal("another grid kept the last grid's samples")
+	}
+	before := m.ringSamples(px, h)[0]
+	for i := range px.bgr {
+		px.bgr[i] ^= 0xff // a new frame in the same buffer
+	}
+	m.forgetRing()
+	if got := m.ringSamples(px, h); len(got) != kept || got[0] == before {
+		t.Fatalf("after forgetRing: %d samples, the first %v (before %v): not taken afresh", len(got), got[0], before)
+	}
+}
+
+// TestSmoothMatchesDividedLoop: smooth, walking the bins by their places
+// on each axis, gives the loop that divides each bin's place out, to the
+// bit, on random histograms.
+func TestSmoothMatchesDividedLoop(t *testing.T) {
+	rng := rand.New(rand.NewSource(6))
+	divided := func(h []float64) []float64 {
+		box, tmp := append([]float64(nil), h...), make([]float64, len(h))
+		for _, ax := range [3][2]int{{1, binsC}, {binsC, binsC}, {binsC * binsC, binsL}} {
+			stride, n := ax[0], ax[1]
+			for i := range box {
+				p := (i / stride) % n
+				v := box[i]
+				if p > 0 {
+					v += box[i-stride]
+				}
+				if p < n-1 {
+					v += box[i+stride]
+				}
+				tmp[i] = v
+			}
+			box, tmp = tmp, box
+		}
+		edge := func(p, n int) float64 {
+			if p == 0 || p == n-1 {
+				return 2
+			}
+			return 3
+		}
+		for il := 0; il < binsL; il++ {
+			for ia := 0; ia < binsC; ia++ {
+				for ib := 0; ib < binsC; ib++ {
+					k := (il*binsC+ia)*binsC + ib
+					cnt := edge(il, binsL) * edge(ia, binsC) * edge(ib, binsC)
+					tmp[k] = (0.75*h[k] + 0.25*box[k]) / (0.75 + 0.25*cnt) * 27 / 7.5
+				}
+			}
+		}
+		return tmp
+	}
+	for trial := 0; trial < 5; trial++ {
+		h := make([]float64, nBins)
+		for k := range h {
+			if rng.Intn(3) == 0 {
+				h[k] = float64(rng.Intn(50)) + rng.Float64()
+			}
+		}
+		got, want := smooth(h), divided(h)
+		for k := range want {
+			if math.Float64bits(got[k]) != math.Float64bits(want[k]) {
+				t.Fatalf("trial %d bin %d: %v, the divided loop %v", trial, k, got[k], want[k])
+			}
+		}
+	}
+}

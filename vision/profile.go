@@ -25,7 +25,7 @@ type Colours struct {
 // SetColours makes the Reader use c for the pieces' and the background's
 // colours; nil goes back to the built-in model. c is only read, so one
 // Colours may serve several Readers.
-func (r *Reader) SetColours(c *Colours) { r.model.colours = c }
+func (r *Reader) SetColours(c *Colours) { r.model.colours, r.model.bgMixFor = c, nil }
 
 // BuiltinColours gives a copy of the built-in colour model.
 func BuiltinColours() *Colours {

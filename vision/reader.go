@@ -661,6 +661,7 @@ func (r *Reader) prepare(img gocv.Mat) (gocv.Mat, float64, error) {
 	r.cornerOK = false
 	r.secondOK = false
 	r.colourReady = false
+	r.model.forgetRing()
 	r.segReady = false
 	r.gradsReady = false
 	r.facesReady = false
