@@ -615,7 +615,14 @@ func smoothInto(h, box, tmp []float64) []float64 {
 		}
 		box, tmp = tmp, box
 	}
-	out := tmp
+	smoothFinish(h, box, tmp)
+	return tmp
+}
+
+// smoothFinish sets out to smooth's result from h and its box sum: 0.75
+// times the centre plus 0.25 times the box, over the kernel's weight at
+// each bin (fewer neighbours at the edges).
+func smoothFinish(h, box, out []float64) {
 	edge := func(p, n int) float64 {
 		if p == 0 || p == n-1 {
 			return 2
@@ -631,5 +638,4 @@ func smoothInto(h, box, tmp []float64) []float64 {
 			}
 		}
 	}
-	return out
 }
