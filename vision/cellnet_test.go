@@ -181,6 +181,33 @@ func TestCellNetKernel(t *testing.T) {
 	}
 }
 
+// TestCellNetKernelRowsAlike: the kernel's versions (four rows at a time
+// on AVX-512, one at a time elsewhere) give the same bits for every row
+// count, the remainder rows included, where both fuse multiply-adds.
+func TestCellNetKernelRowsAlike(t *testing.T) {
+	if !cpuHasFMA {
+		t.Skip("without FMA the one-row version rounds differently")
+	}
+	n := builtinNet[0]
+	for _, rows := range []int{1, 3, 4, 5, 9, 125} {
+		x := make([]float32, rows*netInputs)
+		for j := range x {
+			k := j % netInputs
+			x[j] = n.mean[k] + float32((j*7919)%13-6)*n.sd[k]*0.37
+		}
+		xs := make([]float32, len(x))
+		fast, slow := make([]float32, rows*netHidden), make([]float32, rows*netHidden)
+		if !n.hiddenKernel(x, xs, fast, false) || !n.hiddenKernel(x, xs, slow, true) {
+			t.Fatal("the kernel declined buffers of the right size")
+		}
+		for k := range fast {
+			if math.Float32bits(fast[k]) != math.Float32bits(slow[k]) {
+				t.Fatalf("%d rows: unit %d of row %d: %v, one row at a time %v", rows, k%netHidden, k/netHidden, fast[k], slow[k])
+			}
+		}
+	}
+}
+
 // TestMirrorInputs checks that the mirror image swaps the sample points'
 // columns and the camera's side, keeps the rest, and is its own inverse.
 func TestMirrorInputs(t *testing.T) {
