@@ -309,6 +309,78 @@ func (c *cellCtx) samplePatches(full *pixels, toFull float64, cells []int) {
 // full (toFull scales the reduced frame's pixels to it). A cover of
 // side x side (nil for none) gets the same points' cover (coverAt).
 func (c *cellCtx) samplePlane(full *pixels, toFull float64, i int, z float64, side int, q, cover []uint8) {
+	if side > maxPlaneSide {
+		c.samplePlaneEach(full, toFull, i, z, side, q, cover)
+		return
+	}
+	col, row := float64(i%5)+c.patchShift.X, float64(i/5)+c.patchShift.Y
+	step := (1 + 2*patchMargin) / float64(side)
+	n := side * side
+	q = q[:3*n]
+	var across planeRow
+	var pts [maxPlaneSide]pt
+	for gx := 0; gx < side; gx++ {
+		across.set(&c.cam, gx, col-patchMargin+step*(float64(gx)+0.5))
+	}
+	for gy := 0; gy < side; gy++ {
+		across.project(&c.cam, row-patchMargin+step*(float64(gy)+0.5), z, pts[:side])
+		for gx, pt := range pts[:side] {
+			k := gy*side + gx
+			x, y := (pt.X+0.5)*toFull-0.5, (pt.Y+0.5)*toFull-0.5
+			x0, y0 := math.Floor(x), math.Floor(y)
+			if xi, yi := int(x0), int(y0); xi >= 0 && yi >= 0 && xi+1 < full.w && yi+1 < full.h {
+				// bilinear's inside case, written out here (the same sums
+				// in the same order) so that the loop keeps its registers.
+				fx, fy := x-x0, y-y0
+				i := (yi*full.w + xi) * 3
+				j := i + full.w*3
+				a, b := full.bgr[i:i+6], full.bgr[j:j+6]
+				w0, w1, w2, w3 := (1-fx)*(1-fy), fx*(1-fy), (1-fx)*fy, fx*fy
+				q[k] = uint8(w0*float64(a[2]) + w1*float64(a[5]) + w2*float64(b[2]) + w3*float64(b[5]) + 0.5)
+				q[n+k] = uint8(w0*float64(a[1]) + w1*float64(a[4]) + w2*float64(b[1]) + w3*float64(b[4]) + 0.5)
+				q[2*n+k] = uint8(w0*float64(a[0]) + w1*float64(a[3]) + w2*float64(b[0]) + w3*float64(b[3]) + 0.5)
+			} else {
+				v := full.bilinearClamped(x, y)
+				q[k], q[n+k], q[2*n+k] = uint8(v[0]+0.5), uint8(v[1]+0.5), uint8(v[2]+0.5)
+			}
+			if cover != nil {
+				cover[k] = c.coverAt(i, pt)
+			}
+		}
+	}
+}
+
+// planeRow holds camera.project's products of a row's board x, made once
+// for every row of a plane.
+type planeRow [3][maxPlaneSide]float64
+
+func (a *planeRow) set(cam *camera, k int, x float64) {
+	a[0][k], a[1][k], a[2][k] = cam.r[0]*x, cam.r[3]*x, cam.r[6]*x
+}
+
+// project is camera.project of the row's points at board y and height z
+// into out, the same bits: its sums add in project's order
+// (TestPlaneRowMatchesProject).
+func (a *planeRow) project(cam *camera, y, z float64, out []pt) {
+	r, t := &cam.r, &cam.t
+	ry0, ry1, ry2 := r[1]*y, r[4]*y, r[7]*y
+	rz0, rz1, rz2 := r[2]*z, r[5]*z, r[8]*z
+	for k := range out {
+		X := a[0][k] + ry0 + rz0 + t[0]
+		Y := a[1][k] + ry1 + rz1 + t[1]
+		Z := a[2][k] + ry2 + rz2 + t[2]
+		if Z < 1e-6 {
+			Z = 1e-6
+		}
+		out[k] = pt{cam.f*X/Z + cam.cx, cam.f*Y/Z + cam.cy}
+	}
+}
+
+// maxPlaneSide is the most samples a side samplePlane's rows are made for.
+const maxPlaneSide = 64
+
+// samplePlaneEach is samplePlane with every point through camera.project.
+func (c *cellCtx) samplePlaneEach(full *pixels, toFull float64, i int, z float64, side int, q, cover []uint8) {
 	col, row := float64(i%5)+c.patchShift.X, float64(i/5)+c.patchShift.Y
 	step := (1 + 2*patchMargin) / float64(side)
 	n := side * side

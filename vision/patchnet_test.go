@@ -93,3 +93,68 @@ func TestPatchNetBatches(t *testing.T) {
 		t.Error("26 cells: want an error")
 	}
 }
+
+// TestPlaneRowMatchesProject: a plane's points made a row at a time are
+// camera.project's to the bit, for cameras looking from every side, and
+// with a point behind the camera (the depth clamped).
+func TestPlaneRowMatchesProject(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	for trial := 0; trial < 200; trial++ {
+		var cam camera
+		cam.f, cam.cx, cam.cy = 500+1000*rng.Float64(), 640*rng.Float64(), 360*rng.Float64()
+		for k := range cam.r {
+			cam.r[k] = rng.NormFloat64()
+		}
+		for k := range cam.t {
+			cam.t[k] = 10 * rng.NormFloat64()
+		}
+		side := 1 + rng.Intn(maxPlaneSide)
+		var across planeRow
+		xs := make([]float64, side)
+		for k := range xs {
+			xs[k] = 6*rng.Float64() - 0.5
+			across.set(&cam, k, xs[k])
+		}
+		y, z := 6*rng.Float64()-0.5, 3*rng.Float64()
+		got := make([]pt, side)
+		across.project(&cam, y, z, got)
+		for k, x := range xs {
+			want := cam.project(x, y, z)
+			if math.Float64bits(got[k].X) != math.Float64bits(want.X) || math.Float64bits(got[k].Y) != math.Float64bits(want.Y) {
+				t.Fatalf("trial %d point %d: row %v, project %v", trial, k, got[k], want)
+			}
+		}
+	}
+}
+
+// TestSamplePlaneMatchesEach: a plane sampled a row at a time is the one
+// sampled point by point through camera.project, colours and cover, on a
+// real reading's cells (a shifted grid takes some samples off the frame).
+func TestSamplePlaneMatchesEach(t *testing.T) {
+	m, truth := benchFrame(t)
+	defer m.Close()
+	r := NewReader()
+	defer r.Close()
+	if _, err := r.ReadWithCorners(m, truth.Corners); err != nil {
+		t.Fatal(err)
+	}
+	c := &r.cc
+	toFull := float64(r.full.w) / float64(r.px.w)
+	for _, shift := range []pt{{}, {X: -1.5, Y: 2.5}} {
+		c.patchShift = shift
+		for _, side := range []int{patchSide, tierSide, 5} {
+			n := side * side
+			got, want := make([]uint8, 3*n), make([]uint8, 3*n)
+			gotCover, wantCover := make([]uint8, n), make([]uint8, n)
+			for i := 0; i < 25; i++ {
+				z := float64(i%4) * c.set.tier1Top
+				c.samplePlane(&r.full, toFull, i, z, side, got, gotCover)
+				c.samplePlaneEach(&r.full, toFull, i, z, side, want, wantCover)
+				if string(got) != string(want) || string(gotCover) != string(wantCover) {
+					t.Fatalf("shift %v side %d cell %d: a row at a time differs from point by point", shift, side, i)
+				}
+			}
+		}
+	}
+	c.patchShift = pt{}
+}
