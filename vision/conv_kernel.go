@@ -172,6 +172,24 @@ static void pool2(const float *in, int planes, int h, int w, int isMax, float *o
 	}
 }
 
+// with_constant is out = a op c, or c op a if !after, op 0..3 for add,
+// subtract, multiply, divide: one IEEE operation an element, so every
+// clone's lanes give the scalar loop's bits (Go's loop divides one float
+// at a time; a network's input scaling, about 1 ms a frame).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+static void with_constant(const float *a, float c, int op, int after, float *out, long n) {
+	switch (op * 2 + after) {
+	case 0: case 1: for (long i = 0; i < n; i++) out[i] = a[i] + c; break;
+	case 2: for (long i = 0; i < n; i++) out[i] = c - a[i]; break;
+	case 3: for (long i = 0; i < n; i++) out[i] = a[i] - c; break;
+	case 4: case 5: for (long i = 0; i < n; i++) out[i] = a[i] * c; break;
+	case 6: for (long i = 0; i < n; i++) out[i] = c / a[i]; break;
+	default: for (long i = 0; i < n; i++) out[i] = a[i] / c;
+	}
+}
+
 static int conv_lanes(void) {
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 	if (__builtin_cpu_supports("avx512f")) return 16;
@@ -282,4 +300,17 @@ func pool2(in []float32, planes, h, w int, isMax bool, out []float32) {
 		panic("vision: internal: pool2's buffers are too small")
 	}
 	C.pool2((*C.float)(unsafe.Pointer(&in[0])), C.int(planes), C.int(h), C.int(w), C.int(b2i(isMax)), (*C.float)(unsafe.Pointer(&out[0])))
+}
+
+// constOps are the ops with_constant knows, by its numbering.
+var constOps = map[string]int{"Add": 0, "Sub": 1, "Mul": 2, "Div": 3}
+
+// withConstantC is out = a op c (after) or c op a, op numbered as in
+// constOps; out is as long as a.
+func withConstantC(op int, a []float32, c float32, after bool, out []float32) {
+	if len(out) != len(a) {
+		panic("vision: internal: withConstantC's output is not its input's length")
+	}
+	C.with_constant((*C.float)(unsafe.Pointer(&a[0])), C.float(c), C.int(op), C.int(b2i(after)),
+		(*C.float)(unsafe.Pointer(&out[0])), C.long(len(a)))
 }

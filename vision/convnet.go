@@ -477,8 +477,18 @@ func elementwise(op string, a, b, out []float32) {
 	}
 }
 
-// withConstant is out = a op c (pos 1) or c op a (pos 0).
+// withConstant is out = a op c (pos 1) or c op a (pos 0), in C
+// (withConstantC) when the op is one it has.
 func withConstant(op string, a []float32, c float32, pos int, out []float32) {
+	if k, ok := constOps[op]; ok && len(a) > 0 {
+		withConstantC(k, a, c, pos == 1, out[:len(a)])
+		return
+	}
+	withConstantGo(op, a, c, pos, out)
+}
+
+// withConstantGo is withConstant in Go, the C kernel's reference.
+func withConstantGo(op string, a []float32, c float32, pos int, out []float32) {
 	out = out[:len(a)]
 	switch {
 	case op == "Add":

@@ -294,3 +294,34 @@ func TestConvNetRunsTheFrameNetworks(t *testing.T) {
 		n.close()
 	}
 }
+
+// TestWithConstantMatchesGo: the C kernel gives Go's loop's bits for every
+// op, on either side, at lengths around the vector widths, zeros,
+// infinities and NaNs among the values.
+func TestWithConstantMatchesGo(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	special := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 1e-40, 3e38}
+	for _, op := range []string{"Add", "Sub", "Mul", "Div"} {
+		for _, pos := range []int{0, 1} {
+			for _, n := range []int{1, 7, 16, 33, 1000} {
+				a := make([]float32, n)
+				for i := range a {
+					a[i] = float32(rng.NormFloat64() * 100)
+					if rng.Intn(8) == 0 {
+						a[i] = special[rng.Intn(len(special))]
+					}
+				}
+				c := float32(rng.NormFloat64())
+				got, want := make([]float32, n), make([]float32, n)
+				withConstant(op, a, c, pos, got)
+				withConstantGo(op, a, c, pos, want)
+				for i := range a {
+					g, w := got[i], want[i]
+					if math.Float32bits(g) != math.Float32bits(w) && !(g != g && w != w) {
+						t.Fatalf("%s pos %d n %d: element %d (%v with %v): C %v, Go %v", op, pos, n, i, a[i], c, g, w)
+					}
+				}
+			}
+		}
+	}
+}
