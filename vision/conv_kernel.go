@@ -29,7 +29,7 @@ typedef float v16 __attribute__((vector_size(64), aligned(4)));
 typedef float v8 __attribute__((vector_size(32), aligned(4)));
 
 typedef struct {
-	int C, H, W, K, kh, kw, stride, dil, pad, relu;
+	int C, H, W, K, kh, kw, stride, dil, pad, relu, px;
 } conv_shape;
 
 static long conv_pad_len(conv_shape s) {
@@ -132,6 +132,90 @@ static void conv_8(const float *in, conv_shape s, const float *wt, const float *
 	CONV_BODY(v8, 8, 0)
 }
 
+// conv_px16 is conv with the lanes along the output row instead of the
+// output channels, for shapes (s.px, set by the Go side: stride 1, rows
+// of whole 16s, channels not a multiple of 16) where channel blocks of 16
+// would leave lanes idle (24 channels fill 32 lanes, 12 fill 16). It
+// copies the image zero-bordered, channels first, so that 16 neighbouring
+// pixels of one channel are one load, and keeps up to 24 output channels
+// of a 16-pixel run in registers, each weight broadcast from wt (per
+// group of channels, [kh][kw][C][group]). Each output adds the bias, then
+// tap by tap and channel by channel, fused, as conv_16 does: the same
+// bits.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define PX_GROUP(KN, NP)                                                                      \
+	for (int oy = 0; oy < Ho; oy++)                                                           \
+		for (int ox0 = 0; ox0 < Wo; ox0 += 16 * NP) {                                         \
+			v16 acc[NP][KN];                                                                  \
+			for (int p = 0; p < NP; p++)                                                      \
+				for (int k = 0; k < KN; k++) acc[p][k] = (v16){} + bias[k0 + k];              \
+			for (int ky = 0; ky < s.kh; ky++)                                                 \
+				for (int kx = 0; kx < s.kw; kx++) {                                           \
+					const float *row = pad + (long)(oy + ky * dil) * Wp + ox0 + kx * dil;     \
+					const float *w = wg + (long)(ky * s.kw + kx) * C * KN;                    \
+					for (int c = 0; c < C; c++, row += plane, w += KN) {                      \
+						v16 x[NP];                                                            \
+						for (int p = 0; p < NP; p++) x[p] = *(const v16 *)(row + 16 * p);     \
+						_Pragma("GCC unroll 24")                                              \
+						for (int k = 0; k < KN; k++) {                                        \
+							float wk = w[k];                                                  \
+							for (int p = 0; p < NP; p++) acc[p][k] += x[p] * wk;              \
+						}                                                                     \
+					}                                                                         \
+				}                                                                             \
+			for (int p = 0; p < NP; p++)                                                      \
+				for (int k = 0; k < KN; k++) {                                                \
+					v16 v = acc[p][k];                                                        \
+					if (s.relu)                                                               \
+						for (int t = 0; t < 16; t++) v[t] = v[t] < 0 ? 0 : v[t];              \
+					*(v16 *)(out + ((long)(k0 + k) * Ho + oy) * Wo + ox0 + 16 * p) = v;       \
+				}                                                                             \
+		}
+
+__attribute__((target("avx512f")))
+static void conv_px16(const float *in, conv_shape s, const float *wt, const float *bias, float *out, float *pad) {
+	int C = s.C, H = s.H, W = s.W, K = s.K, dil = s.dil, P = s.pad;
+	int Hp = H + 2 * P, Wp = W + 2 * P;
+	int Ho = Hp - dil * (s.kh - 1), Wo = Wp - dil * (s.kw - 1);
+	long plane = (long)Hp * Wp;
+	for (int c = 0; c < C; c++) {
+		float *dc = pad + c * plane;
+		memset(dc, 0, sizeof(float) * P * Wp);
+		memset(dc + (long)(P + H) * Wp, 0, sizeof(float) * P * Wp);
+		for (int y = 0; y < H; y++) {
+			float *d = dc + (long)(y + P) * Wp;
+			memset(d, 0, sizeof(float) * P);
+			memcpy(d + P, in + ((long)c * H + y) * W, sizeof(float) * W);
+			memset(d + P + W, 0, sizeof(float) * P);
+		}
+	}
+	long taps = (long)s.kh * s.kw;
+	// Runs of 32 pixels where the row has them: each weight broadcast then
+	// meets two pixel vectors (one a broadcast leaves the kernel waiting on
+	// loads), 12 channels at a time; else 16 pixels, 24 channels.
+	int pairs = Wo % 32 == 0, most = pairs ? 12 : 24;
+	for (int k0 = 0; k0 < K;) {
+		int kn = K - k0 >= most ? most : K - k0;
+		const float *wg = wt + (long)k0 * taps * C;
+		if (pairs)
+			switch (kn) {
+			case 12: PX_GROUP(12, 2) break;
+			case 8: PX_GROUP(8, 2) break;
+			default: PX_GROUP(4, 2) break;
+			}
+		else
+			switch (kn) {
+			case 24: PX_GROUP(24, 1) break;
+			case 16: PX_GROUP(16, 1) break;
+			case 12: PX_GROUP(12, 1) break;
+			case 8: PX_GROUP(8, 1) break;
+			default: PX_GROUP(4, 1) break;
+			}
+		k0 += kn;
+	}
+}
+#endif
+
 // gemm_t: out[r][j] = b[j] + sum_i x[r][i] wt[i][j] for rows of nin
 // inputs and nout outputs, wt input-major, the outputs as lanes.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
@@ -199,6 +283,10 @@ static int conv_lanes(void) {
 
 static void conv(const float *in, conv_shape s, const float *wt, const float *bias, float *out, float *pad) {
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+	if (s.px) {
+		conv_px16(in, s, wt, bias, out, pad);
+		return;
+	}
 	if (__builtin_cpu_supports("avx512f")) {
 		conv_16(in, s, wt, bias, out, pad);
 		return;
@@ -224,6 +312,36 @@ var convLanes = int(C.conv_lanes())
 type convShape struct {
 	c, h, w, k, kh, kw, stride, dil, pad int
 	relu                                 bool
+	// px runs conv_px16 (lanes along the row; pixelLanes says when); its
+	// weights are packed for it.
+	px bool
+}
+
+// pixelLanes says whether s runs with its lanes along the output row: on
+// AVX-512, at stride 1, with rows of whole 16s, where the channels are no
+// multiple of 16 (blocks of 16 would idle lanes) or just 16 (one block
+// has no second to share its loads), and split into groups (pixelGroup)
+// and one the kernel has. Channel blocks were as fast or faster at 32 and
+// 48 channels (scratch timings, one core).
+func pixelLanes(s convShape) bool {
+	_, wo := s.out()
+	if convLanes != 16 || s.stride != 1 || wo%16 != 0 || (s.k%16 == 0 && s.k != 16) {
+		return false
+	}
+	switch s.k % pixelGroup(s) {
+	case 0, 4, 8, 12, 16:
+		return true
+	}
+	return false
+}
+
+// pixelGroup is how many output channels conv_px16 keeps in registers at
+// once: 12 on rows of whole 32s (two pixel vectors each), else 24.
+func pixelGroup(s convShape) int {
+	if _, wo := s.out(); wo%32 == 0 {
+		return 12
+	}
+	return 24
 }
 
 func (s convShape) out() (ho, wo int) {
@@ -232,7 +350,7 @@ func (s convShape) out() (ho, wo int) {
 
 func (s convShape) cShape() C.conv_shape {
 	return C.conv_shape{C: C.int(s.c), H: C.int(s.h), W: C.int(s.w), K: C.int(s.k), kh: C.int(s.kh), kw: C.int(s.kw),
-		stride: C.int(s.stride), dil: C.int(s.dil), pad: C.int(s.pad), relu: C.int(b2i(s.relu))}
+		stride: C.int(s.stride), dil: C.int(s.dil), pad: C.int(s.pad), relu: C.int(b2i(s.relu)), px: C.int(b2i(s.px))}
 }
 
 // padLen is the scratch the kernel needs.
@@ -242,6 +360,9 @@ func (s convShape) padLen() int { return int(C.conv_pad_len(s.cShape())) }
 // blocks of convLanes output channels, each [kh][kw][c][lanes], zero
 // beyond k.
 func packConv(w, bias []float32, s convShape) (wt, b []float32) {
+	if s.px {
+		return packPixelLanes(w, bias, s)
+	}
 	lanes, taps := convLanes, s.kh*s.kw
 	nb := (s.k + lanes - 1) / lanes
 	wt, b = make([]float32, nb*taps*s.c*lanes), make([]float32, nb*lanes)
@@ -257,11 +378,38 @@ func packConv(w, bias []float32, s convShape) (wt, b []float32) {
 	return wt, b
 }
 
+// packPixelLanes lays out weights w ([k][c][kh][kw]) for conv_px16: per
+// group of pixelGroup output channels (the last maybe fewer),
+// [kh][kw][c][group].
+func packPixelLanes(w, bias []float32, s convShape) (wt, b []float32) {
+	taps := s.kh * s.kw
+	wt, b = make([]float32, s.k*taps*s.c), append([]float32(nil), bias[:s.k]...)
+	group := pixelGroup(s)
+	for k0 := 0; k0 < s.k; k0 += group {
+		kn := min(group, s.k-k0)
+		g := wt[k0*taps*s.c:]
+		for o := 0; o < kn; o++ {
+			for ci := 0; ci < s.c; ci++ {
+				for q := 0; q < taps; q++ {
+					g[(q*s.c+ci)*kn+o] = w[((k0+o)*s.c+ci)*taps+q]
+				}
+			}
+		}
+	}
+	return wt, b
+}
+
 // conv runs the kernel on one image in ([c][h][w]) into out ([k][ho][wo]),
 // with weights packed by packConv; pad is scratch of s.padLen().
 func conv(in []float32, s convShape, wt, bias []float32, out, pad []float32) {
 	ho, wo := s.out()
 	nb := (s.k + convLanes - 1) / convLanes
+	if s.px {
+		nb = 0
+		if !pixelLanes(s) || len(wt) < s.k*s.kh*s.kw*s.c || len(bias) < s.k {
+			panic("vision: internal: conv's pixel-lane shape or weights are wrong")
+		}
+	}
 	if len(in) < s.c*s.h*s.w || len(out) < s.k*ho*wo || len(pad) < s.padLen() ||
 		len(wt) < nb*s.kh*s.kw*s.c*convLanes || len(bias) < nb*convLanes {
 		panic("vision: internal: conv's buffers are too small")

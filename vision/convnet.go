@@ -132,6 +132,7 @@ func prepareStep(g *onnxGraph, nd onnxNode, shapes map[string][]int) (convStep, 
 		if b != nil {
 			copy(bias, b.floats)
 		}
+		cs.px = pixelLanes(cs)
 		st.conv = cs
 		st.wt, st.b = packConv(w.floats, bias, cs)
 		st.in = nd.inputs[:1]

@@ -325,3 +325,69 @@ func TestWithConstantMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestPixelLanesMatchChannelLanes: conv with its lanes along the row gives
+// the channel-block kernel's bits, for the networks' shapes it runs and
+// others at its limits (a 24-channel group and a 16, 12, 8 or 4 after it,
+// dilation, no padding, a 1x1 kernel).
+func TestPixelLanesMatchChannelLanes(t *testing.T) {
+	if convLanes != 16 {
+		t.Skip("the pixel-lane kernel needs AVX-512")
+	}
+	rng := rand.New(rand.NewSource(5))
+	shapes := []convShape{
+		{c: 12, h: 32, w: 32, k: 24, kh: 3, kw: 3, stride: 1, dil: 1, pad: 1, relu: true},
+		{c: 24, h: 32, w: 32, k: 24, kh: 3, kw: 3, stride: 1, dil: 1, pad: 1, relu: true},
+		{c: 4, h: 64, w: 64, k: 12, kh: 3, kw: 3, stride: 1, dil: 1, pad: 1},
+		{c: 88, h: 18, w: 32, k: 40, kh: 3, kw: 3, stride: 1, dil: 1, pad: 1, relu: true},
+		{c: 5, h: 9, w: 20, k: 36, kh: 3, kw: 3, stride: 1, dil: 2, pad: 0},
+		{c: 7, h: 6, w: 16, k: 56, kh: 3, kw: 3, stride: 1, dil: 4, pad: 4, relu: true},
+		{c: 32, h: 36, w: 64, k: 4, kh: 1, kw: 1, stride: 1, dil: 1, pad: 0},
+		{c: 3, h: 5, w: 16, k: 8, kh: 1, kw: 1, stride: 1, dil: 1, pad: 0, relu: true},
+		{c: 4, h: 64, w: 64, k: 16, kh: 3, kw: 3, stride: 1, dil: 1, pad: 1, relu: true},
+		{c: 6, h: 4, w: 16, k: 16, kh: 3, kw: 3, stride: 1, dil: 1, pad: 1},
+		{c: 9, h: 7, w: 32, k: 20, kh: 3, kw: 3, stride: 1, dil: 1, pad: 1, relu: true},
+		{c: 9, h: 7, w: 16, k: 28, kh: 3, kw: 3, stride: 1, dil: 1, pad: 1, relu: true},
+	}
+	for _, s := range shapes {
+		if !pixelLanes(s) {
+			t.Fatalf("%+v: not a pixel-lane shape", s)
+		}
+		in := make([]float32, s.c*s.h*s.w)
+		for i := range in {
+			in[i] = float32(rng.NormFloat64())
+		}
+		w, bias := make([]float32, s.k*s.c*s.kh*s.kw), make([]float32, s.k)
+		for i := range w {
+			w[i] = float32(rng.NormFloat64() * 0.3)
+		}
+		for i := range bias {
+			bias[i] = float32(rng.NormFloat64())
+		}
+		ho, wo := s.out()
+		got, want := make([]float32, s.k*ho*wo), make([]float32, s.k*ho*wo)
+		pad := make([]float32, s.padLen())
+		px := s
+		px.px = true
+		wt, b := packConv(w, bias, px)
+		conv(in, px, wt, b, got, pad)
+		wt, b = packConv(w, bias, s)
+		conv(in, s, wt, b, want, pad)
+		for i := range want {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("%+v: output %d (channel %d): pixel lanes %v, channel blocks %v", s, i, i/(ho*wo), got[i], want[i])
+			}
+		}
+	}
+	for _, s := range []convShape{
+		{c: 12, h: 32, w: 32, k: 32, kh: 3, kw: 3, stride: 1, dil: 1, pad: 1},
+		{c: 12, h: 16, w: 16, k: 48, kh: 3, kw: 3, stride: 1, dil: 1, pad: 1},
+		{c: 12, h: 32, w: 32, k: 24, kh: 3, kw: 3, stride: 2, dil: 1, pad: 1},
+		{c: 12, h: 8, w: 8, k: 24, kh: 3, kw: 3, stride: 1, dil: 1, pad: 1},
+		{c: 12, h: 16, w: 16, k: 26, kh: 3, kw: 3, stride: 1, dil: 1, pad: 1},
+	} {
+		if pixelLanes(s) {
+			t.Errorf("%+v: taken for pixel lanes", s)
+		}
+	}
+}
