@@ -103,11 +103,27 @@ func (n *cellNet) forwardRows(x, xs, hid []float32, out [][nHyp]float64) {
 }
 
 // output is the output layer, from the hidden units hid.
+// Four sums at a time, each in the same order as alone: one sum's adds
+// wait on each other, four overlap (BenchmarkCellNets 1.52 -> 1.38 ms).
 func (n *cellNet) output(hid []float32, out *[nHyp]float64) {
-	for k := 0; k < nHyp; k++ {
+	hid = hid[:netHidden]
+	k := 0
+	for ; k+4 <= nHyp; k += 4 {
+		w0, w1 := n.w2[k*netHidden:(k+1)*netHidden], n.w2[(k+1)*netHidden:(k+2)*netHidden]
+		w2, w3 := n.w2[(k+2)*netHidden:(k+3)*netHidden], n.w2[(k+3)*netHidden:(k+4)*netHidden]
+		s0, s1, s2, s3 := n.b2[k], n.b2[k+1], n.b2[k+2], n.b2[k+3]
+		for h, v := range hid {
+			s0 += w0[h] * v
+			s1 += w1[h] * v
+			s2 += w2[h] * v
+			s3 += w3[h] * v
+		}
+		out[k], out[k+1], out[k+2], out[k+3] = float64(s0), float64(s1), float64(s2), float64(s3)
+	}
+	for ; k < nHyp; k++ {
 		w := n.w2[k*netHidden : (k+1)*netHidden]
 		s := n.b2[k]
-		for h, v := range hid[:netHidden] {
+		for h, v := range hid {
 			s += w[h] * v
 		}
 		out[k] = float64(s)

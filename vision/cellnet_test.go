@@ -3,6 +3,7 @@ package vision
 import (
 	"encoding/binary"
 	"math"
+	"math/rand"
 	"strings"
 	"testing"
 )
@@ -237,6 +238,34 @@ func TestMirrorInputs(t *testing.T) {
 	for j := range x {
 		if back[j] != x[j] {
 			t.Fatalf("mirrored twice, input %d is %v, want %v", j, back[j], x[j])
+		}
+	}
+}
+
+// TestCellNetOutputMatchesPlainLoop: the output layer, four sums at a
+// time, gives each hypothesis the bits of its sum taken alone.
+func TestCellNetOutputMatchesPlainLoop(t *testing.T) {
+	n := builtinNet[0]
+	rng := rand.New(rand.NewSource(11))
+	for trial := 0; trial < 50; trial++ {
+		hid := make([]float32, netHidden)
+		for h := range hid {
+			hid[h] = float32(max(0, rng.NormFloat64()*2))
+		}
+		var got, want [nHyp]float64
+		n.output(hid, &got)
+		for k := 0; k < nHyp; k++ {
+			s := n.b2[k]
+			for h, v := range hid {
+				s += n.w2[k*netHidden+h] * v
+			}
+			want[k] = float64(s)
+		}
+		logNormalise(&want)
+		for k := range want {
+			if math.Float64bits(got[k]) != math.Float64bits(want[k]) {
+				t.Fatalf("trial %d hypothesis %d: %v, alone %v", trial, k, got[k], want[k])
+			}
 		}
 	}
 }
