@@ -326,16 +326,17 @@ func colourDistances(px *pixels, m *colourModel, x, y int) (board, block float32
 	if x < 1 || y < 1 || x >= px.w-1 || y >= px.h-1 {
 		return lookFar, lookFar
 	}
-	var r, g, b float64
+	// Integer sums: the float sums of bytes they replaced were exact, so
+	// these are the same values.
+	var r, g, b int
 	for dy := -1; dy <= 1; dy++ {
 		o := 3 * ((y+dy)*px.w + x - 1)
-		for k := 0; k < 3; k++ {
-			b += float64(px.bgr[o+3*k])
-			g += float64(px.bgr[o+3*k+1])
-			r += float64(px.bgr[o+3*k+2])
-		}
+		q := px.bgr[o : o+9]
+		b += int(q[0]) + int(q[3]) + int(q[6])
+		g += int(q[1]) + int(q[4]) + int(q[7])
+		r += int(q[2]) + int(q[5]) + int(q[8])
 	}
-	l, a, bb := features(r/9, g/9, b/9)
+	l, a, bb := features(float64(r)/9, float64(g)/9, float64(b)/9)
 	dist := func(mean, sd [3]float64) float32 {
 		z0, z1, z2 := (l-mean[0])/sd[0], (a-mean[1])/sd[1], (bb-mean[2])/sd[2]
 		return float32(math.Min(lookFar, math.Sqrt(z0*z0+z1*z1+z2*z2)))

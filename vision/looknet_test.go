@@ -142,6 +142,40 @@ func TestColourDistances(t *testing.T) {
 	}
 }
 
+// TestColourDistancesMatchFloatSums: the 3x3 colour summed in integers
+// gives the distances, to the bit, of the float sums it replaced.
+func TestColourDistancesMatchFloatSums(t *testing.T) {
+	rng := rand.New(rand.NewSource(13))
+	px := pixels{w: 16, h: 16, bgr: make([]uint8, 3*256)}
+	for i := range px.bgr {
+		px.bgr[i] = uint8(rng.Intn(256))
+	}
+	m := colourModel{board: [3]float64{0.1, 0.05, -0.02}, sd: [3]float64{0.1, 0.02, 0.03}}
+	m.block, m.blockSD, m.hasBlock = [3]float64{0.6, 0, 0.01}, [3]float64{0.09, 0.02, 0.02}, true
+	for y := 1; y < px.h-1; y++ {
+		for x := 1; x < px.w-1; x++ {
+			var r, g, b float64
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					o := 3 * ((y+dy)*px.w + x + dx)
+					b += float64(px.bgr[o])
+					g += float64(px.bgr[o+1])
+					r += float64(px.bgr[o+2])
+				}
+			}
+			l, a, bb := features(r/9, g/9, b/9)
+			dist := func(mean, sd [3]float64) float32 {
+				z0, z1, z2 := (l-mean[0])/sd[0], (a-mean[1])/sd[1], (bb-mean[2])/sd[2]
+				return float32(math.Min(lookFar, math.Sqrt(z0*z0+z1*z1+z2*z2)))
+			}
+			db, dk := colourDistances(&px, &m, x, y)
+			if wb, wk := dist(m.board, m.sd), dist(m.block, m.blockSD); math.Float32bits(db) != math.Float32bits(wb) || math.Float32bits(dk) != math.Float32bits(wk) {
+				t.Fatalf("(%d, %d): distances %v and %v, float sums %v and %v", x, y, db, dk, wb, wk)
+			}
+		}
+	}
+}
+
 // obliqueSide is the side of obliqueCtx's square frame (pixels).
 const obliqueSide = 400
 
