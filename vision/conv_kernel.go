@@ -133,15 +133,15 @@ static void conv_8(const float *in, conv_shape s, const float *wt, const float *
 }
 
 // conv_px16 is conv with the lanes along the output row instead of the
-// output channels, for shapes (s.px, set by the Go side: stride 1, rows
-// of whole 16s, channels not a multiple of 16) where channel blocks of 16
-// would leave lanes idle (24 channels fill 32 lanes, 12 fill 16). It
-// copies the image zero-bordered, channels first, so that 16 neighbouring
-// pixels of one channel are one load, and keeps up to 24 output channels
-// of a 16-pixel run in registers, each weight broadcast from wt (per
-// group of channels, [kh][kw][C][group]). Each output adds the bias, then
-// tap by tap and channel by channel, fused, as conv_16 does: the same
-// bits.
+// output channels, for shapes (s.px, set by the Go side by pixelLanes:
+// stride 1, rows of whole 16s, channels that blocks of 16 fit badly)
+// where channel blocks of 16 would leave lanes idle (24 channels fill 32
+// lanes, 12 fill 16). It copies the image zero-bordered, channels first,
+// so that 16 neighbouring pixels of one channel are one load, and keeps a
+// group of output channels (12 over a 32-pixel run, or 24 over 16 pixels)
+// in registers, each weight broadcast from wt (per group,
+// [kh][kw][C][group]). Each output adds the bias, then tap by tap and
+// channel by channel, fused, as conv_16 does: the same bits.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define PX_GROUP(KN, NP)                                                                      \
 	for (int oy = 0; oy < Ho; oy++)                                                           \
