@@ -332,9 +332,9 @@ func (c *cellCtx) samplePlane(full *pixels, toFull float64, i int, z float64, si
 				// bilinear's inside case, written out here (the same sums
 				// in the same order) so that the loop keeps its registers.
 				fx, fy := x-x0, y-y0
-				i := (yi*full.w + xi) * 3
-				j := i + full.w*3
-				a, b := full.bgr[i:i+6], full.bgr[j:j+6]
+				top := (yi*full.w + xi) * 3
+				below := top + full.w*3
+				a, b := full.bgr[top:top+6], full.bgr[below:below+6]
 				w0, w1, w2, w3 := (1-fx)*(1-fy), fx*(1-fy), (1-fx)*fy, fx*fy
 				q[k] = uint8(w0*float64(a[2]) + w1*float64(a[5]) + w2*float64(b[2]) + w3*float64(b[5]) + 0.5)
 				q[n+k] = uint8(w0*float64(a[1]) + w1*float64(a[4]) + w2*float64(b[1]) + w3*float64(b[4]) + 0.5)
