@@ -255,6 +255,30 @@ func renderFrames(b testing.TB, seeds []int64, w, h int) ([]gocv.Mat, []sim.Trut
 	return frames, truths
 }
 
+// BenchmarkScoreCells times the render-and-compare search's scoring, an
+// op every hypothesis of a frame's 25 cells (scoreCell), on the pose,
+// colour model and reading each benchmark frame's read left (read off the
+// clock). Within a read a call costs about half as much again: there its
+// outlines are rasterised and its edge samples made on first use.
+func BenchmarkScoreCells(b *testing.B) {
+	r := NewReader()
+	defer r.Close()
+	frames, _ := renderFrames(b, benchSeeds, 1280, 720)
+	b.ResetTimer()
+	for f, frame := range frames {
+		b.StopTimer()
+		if _, err := r.Read(frame); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		for n := f; n < b.N; n += len(frames) {
+			for i := 0; i < 25; i++ {
+				r.cc.scoreCell(i)
+			}
+		}
+	}
+}
+
 // BenchmarkCellNets times the cell networks on one frame's inputs: 25
 // cells on the grid and on its four shifts.
 func BenchmarkCellNets(b *testing.B) {
