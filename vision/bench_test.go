@@ -279,6 +279,37 @@ func BenchmarkScoreCells(b *testing.B) {
 	}
 }
 
+// BenchmarkPreparePose times what a new pose costs the search before its
+// first scoring: every cell's hypotheses' outlines drawn (prepare), then
+// rasterised and edge-sampled as the first sweep does on first use. An op
+// is one pose, on each benchmark frame's pose as its read left it; a read
+// sets up three to eight.
+func BenchmarkPreparePose(b *testing.B) {
+	r := NewReader()
+	defer r.Close()
+	frames, _ := renderFrames(b, benchSeeds, 1280, 720)
+	b.ResetTimer()
+	for f, frame := range frames {
+		b.StopTimer()
+		if _, err := r.Read(frame); err != nil {
+			b.Fatal(err)
+		}
+		c := &r.cc
+		b.StartTimer()
+		for n := f; n < b.N; n += len(frames) {
+			c.prepare()
+			for i := 0; i < 25; i++ {
+				for k := 0; k < nHyp; k++ {
+					c.shapeRasters(i, k)
+					for _, d := range c.shapes[i][k] {
+						c.edgeRange(i, d)
+					}
+				}
+			}
+		}
+	}
+}
+
 // BenchmarkCellNets times the cell networks on one frame's inputs: 25
 // cells on the grid and on its four shifts.
 func BenchmarkCellNets(b *testing.B) {

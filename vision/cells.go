@@ -123,9 +123,12 @@ type cellCtx struct {
 	// holds their rows' spans.
 	rastered    [25][nHyp]bool
 	rasterFirst [25][nHyp]int32
-	rasters     []raster
-	rows        []rowSpan
-	ptX, ptY    []int32
+	// rOf is cell i's part id's raster once bit id of rDone[i] is set.
+	rOf      [25][nEdgeIDs]raster
+	rDone    [25]uint16
+	rasters  []raster
+	rows     []rowSpan
+	ptX, ptY []int32
 	// agree is each cell's agreement (agreement) on the pick read, cover
 	// how much nearer pieces cover it (cellCover): the confidence's.
 	agree, cover [25][2]float64
@@ -964,6 +967,14 @@ func (c *cellCtx) prepare() {
 		c.region[i] = image.Rectangle{}
 		// The ground footprint always belongs to the cell's region.
 		fpBox := polyBox(prism(&c.cam, row, col, 1, 0, 0, false, c.tmp[:0], polyBuf(&c.slab)))
+		// Each outline is made once and every hypothesis takes its own of
+		// them: the stack as a dome's (the tiers' sides and tops in
+		// order, then the dome), and a pawn on each level.
+		c.parts = c.set.cellShapes(&c.cam, row, col, 4, false, c.parts[:0], c.tmp[:0], &c.slab)
+		var pawns [4]shape
+		for l := range pawns {
+			pawns[l] = c.set.pawnShape(&c.cam, row, col, l, c.tmp[:0], &c.slab)
+		}
 		for k := 0; k < nHyp; k++ {
 			sq := hypSquare(k)
 			c.shapes[i][k] = c.shapes[i][k][:0]
@@ -980,22 +991,21 @@ func (c *cellCtx) prepare() {
 				c.box[i][k] = c.box[i][kb]
 				continue
 			}
-			c.parts = c.set.cellShapes(&c.cam, row, col, int(sq.Level), sq.Occupant != observation.Empty, c.parts[:0], c.tmp[:0], &c.slab)
-			for j, s := range c.parts {
-				id := uint8(j) // tiers' sides and tops in order, then the dome
-				if s.part == partPawn {
-					id = uint8(edgePawn + sq.Level)
-				}
+			level := int(sq.Level)
+			stack := c.parts[:min(2*level, len(c.parts))]
+			for j, s := range stack {
 				l := uint8(labBlock)
 				switch s.part {
 				case partTop:
 					l = labTop
 				case partDome:
 					l = labDome
-				case partPawn:
-					l = uint8(labBlue + int(sq.Occupant) - 1)
 				}
-				c.shapes[i][k] = append(c.shapes[i][k], drawn{s.outline, l, id})
+				c.shapes[i][k] = append(c.shapes[i][k], drawn{s.outline, l, uint8(j)})
+			}
+			if level < 4 && sq.Occupant != observation.Empty {
+				l := uint8(labBlue + int(sq.Occupant) - 1)
+				c.shapes[i][k] = append(c.shapes[i][k], drawn{pawns[level].outline, l, uint8(edgePawn + level)})
 			}
 			bb := fpBox
 			for _, d := range c.shapes[i][k] {

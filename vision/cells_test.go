@@ -185,10 +185,12 @@ func TestSecondReadingPutsRightCells(t *testing.T) {
 	}
 }
 
-// TestPrepareSharesPawnOutlines: the light and dark pawn hypotheses, which
-// prepare copies from the blue one's, have the outlines a fresh
-// cellShapes gives them, the pawn drawn in its own colour.
-func TestPrepareSharesPawnOutlines(t *testing.T) {
+// TestPrepareSharesOutlines: every hypothesis, whose outlines prepare
+// takes from the cell's parts made once (and the light and dark pawns'
+// from the blue one's), has the outlines a fresh cellShapes gives it, the
+// pawn drawn in its own colour; and each outline's raster, made once a
+// part (partRaster), is the one rasterise gives it.
+func TestPrepareSharesOutlines(t *testing.T) {
 	r := NewReader()
 	defer r.Close()
 	frames, _ := renderFrames(t, benchSeeds[:1], 1280, 720)
@@ -202,10 +204,7 @@ func TestPrepareSharesPawnOutlines(t *testing.T) {
 	for i := 0; i < 25; i++ {
 		for k := 0; k < nHyp; k++ {
 			sq := hypSquare(k)
-			if sq.Occupant <= observation.Blue {
-				continue
-			}
-			fresh := c.set.cellShapes(&c.cam, i/5, i%5, int(sq.Level), true, nil, nil, &slab)
+			fresh := c.set.cellShapes(&c.cam, i/5, i%5, int(sq.Level), sq.Occupant != observation.Empty, nil, nil, &slab)
 			got := c.shapes[i][k]
 			if len(got) != len(fresh) {
 				t.Fatalf("cell %d hyp %d: %d outlines, fresh %d", i, k, len(got), len(fresh))
@@ -219,14 +218,28 @@ func TestPrepareSharesPawnOutlines(t *testing.T) {
 						t.Fatalf("cell %d hyp %d outline %d point %d: %v, fresh %v", i, k, j, q, got[j].outline[q], s.outline[q])
 					}
 				}
-				if want := s.part == partPawn; want != (got[j].lab == uint8(labBlue+int(sq.Occupant)-1)) {
-					t.Fatalf("cell %d hyp %d outline %d: label %d for part %v", i, k, j, got[j].lab, s.part)
+				want := map[part]int{partBlock: labBlock, partTop: labTop, partDome: labDome, partPawn: labBlue + int(sq.Occupant) - 1}[s.part]
+				if int(got[j].lab) != want {
+					t.Fatalf("cell %d hyp %d outline %d: label %d for part %v, want %d", i, k, j, got[j].lab, s.part, want)
 				}
+			}
+			for j, r := range c.shapeRasters(i, k) {
+				rows0 := len(c.rows)
+				want := c.rasterise(fresh[j].outline)
+				if r.y0 != want.y0 || r.n != want.n {
+					t.Fatalf("cell %d hyp %d outline %d: raster rows %d+%d, fresh %d+%d", i, k, j, r.y0, r.n, want.y0, want.n)
+				}
+				for y := int32(0); y < r.n; y++ {
+					if c.rows[r.off+y] != c.rows[want.off+y] {
+						t.Fatalf("cell %d hyp %d outline %d row %d: span %v, fresh %v", i, k, j, r.y0+y, c.rows[r.off+y], c.rows[want.off+y])
+					}
+				}
+				c.rows = c.rows[:rows0]
 			}
 			checked++
 		}
 	}
-	if checked != 25*8 {
-		t.Fatalf("%d hypotheses checked, want 200", checked)
+	if checked != 25*nHyp {
+		t.Fatalf("%d hypotheses checked, want %d", checked, 25*nHyp)
 	}
 }

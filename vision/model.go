@@ -181,11 +181,17 @@ func (ps *pieceSet) cellShapes(c *camera, row, col, level int, pawn bool, out []
 	if level >= 4 {
 		out = append(out, shape{dome(c, row, col, ps.domeWidth, ps.tier3Top, tmp, polyBuf(slab)), partDome})
 	} else if pawn {
-		// A pawn narrows from its base to its head.
-		z := ps.stackTop(level)
-		out = append(out, shape{frustum(c, row, col, ps.pawnWidth, pawnHeadShare*ps.pawnWidth, z, z+ps.pawnHeight, true, tmp, polyBuf(slab)), partPawn})
+		out = append(out, ps.pawnShape(c, row, col, level, tmp, slab))
 	}
 	return out
+}
+
+// pawnShape is the outline of a pawn standing on a cell's stack of the
+// given level (0 to 3), as cellShapes draws it.
+func (ps *pieceSet) pawnShape(c *camera, row, col, level int, tmp []pt, slab *[]pt) shape {
+	// A pawn narrows from its base to its head.
+	z := ps.stackTop(level)
+	return shape{frustum(c, row, col, ps.pawnWidth, pawnHeadShare*ps.pawnWidth, z, z+ps.pawnHeight, true, tmp, polyBuf(slab)), partPawn}
 }
 
 // polyBufLen bounds a drawn outline's vertices (a dome's hull has at most

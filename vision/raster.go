@@ -25,7 +25,7 @@ func (c *cellCtx) shapeRasters(i, k int) []raster {
 	if !c.rastered[i][k] {
 		c.rasterFirst[i][k] = int32(len(c.rasters))
 		for _, d := range c.shapes[i][k] {
-			c.rasters = append(c.rasters, c.rasterise(d.outline))
+			c.rasters = append(c.rasters, c.partRaster(i, d))
 		}
 		c.rastered[i][k] = true
 	}
@@ -33,9 +33,22 @@ func (c *cellCtx) shapeRasters(i, k int) []raster {
 	return c.rasters[f : f+len(c.shapes[i][k])]
 }
 
+// partRaster gives the raster of cell i's outline d, made on first use for
+// the current pose: the hypotheses share their outlines by part id (a
+// level-2 tower's lower tier is the level-1 block's), so each is
+// rasterised once rather than once a hypothesis.
+func (c *cellCtx) partRaster(i int, d drawn) raster {
+	if c.rDone[i]&(1<<d.id) == 0 {
+		c.rOf[i][d.id] = c.rasterise(d.outline)
+		c.rDone[i] |= 1 << d.id
+	}
+	return c.rOf[i][d.id]
+}
+
 // forgetRasters drops the rasters of the last pose.
 func (c *cellCtx) forgetRasters() {
 	c.rastered = [25][nHyp]bool{}
+	c.rDone = [25]uint16{}
 	c.rasters = c.rasters[:0]
 	c.rows = c.rows[:0]
 }
