@@ -124,8 +124,10 @@ type cellCtx struct {
 	rastered    [25][nHyp]bool
 	rasterFirst [25][nHyp]int32
 	// rOf is cell i's part id's raster once bit id of rDone[i] is set.
-	rOf      [25][nEdgeIDs]raster
-	rDone    [25]uint16
+	rOf   [25][nEdgeIDs]raster
+	rDone [25]uint16
+	// edgeRuns is edgeSamples's room for an outline's edges.
+	edgeRuns []edgeRun
 	rasters  []raster
 	rows     []rowSpan
 	ptX, ptY []int32
@@ -1051,8 +1053,8 @@ func polyBox(p poly) image.Rectangle {
 	}
 	x0, y0, x1, y1 := p[0].X, p[0].Y, p[0].X, p[0].Y
 	for _, q := range p {
-		x0, y0 = math.Min(x0, q.X), math.Min(y0, q.Y)
-		x1, y1 = math.Max(x1, q.X), math.Max(y1, q.Y)
+		x0, y0 = min(x0, q.X), min(y0, q.Y)
+		x1, y1 = max(x1, q.X), max(y1, q.Y)
 	}
 	return image.Rect(int(math.Floor(x0)), int(math.Floor(y0)), int(math.Ceil(x1))+1, int(math.Ceil(y1))+1)
 }
@@ -1122,9 +1124,9 @@ func sampleRange(a, b pt, m int, w, h, margin float64) (qa, qb int, in bool) {
 		}
 		r := q / p
 		if p < 0 {
-			t0 = math.Max(t0, r)
+			t0 = max(t0, r)
 		} else {
-			t1 = math.Min(t1, r)
+			t1 = min(t1, r)
 		}
 	}
 	if t0 > t1 {
@@ -1135,9 +1137,11 @@ func sampleRange(a, b pt, m int, w, h, margin float64) (qa, qb int, in bool) {
 	return qa, qb, qa < qb
 }
 
-// edgeSamples samples outline p: each sample's place, the pixels on its two
-// sides, and its score from the grey image's contrast across the outline.
-func (c *cellCtx) edgeSamples(p poly, out []edgeSample) []edgeSample {
+// edgeSamplesGo samples outline p: each sample's place, the pixels on its
+// two sides, and its score from the grey image's contrast across the
+// outline. It is the reference edgeSamples (edge_kernel.go) is tested
+// against, and its fallback.
+func (c *cellCtx) edgeSamplesGo(p poly, out []edgeSample) []edgeSample {
 	g := c.gray
 	n := len(p)
 	if n < 3 {
@@ -1191,7 +1195,7 @@ func (c *cellCtx) edgeSamples(p poly, out []edgeSample) []edgeSample {
 				}
 				con = max(con, d)
 			}
-			s := edgeWeight * (math.Min(float64(con), edgeCap)/edgeCap - edgeBias)
+			s := edgeWeight * (min(float64(con), edgeCap)/edgeCap - edgeBias)
 			r := float64(edgeReach)
 			out = append(out, edgeSample{
 				int32(x), int32(y),

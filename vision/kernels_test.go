@@ -411,3 +411,44 @@ func TestSmoothMatchesDividedLoop(t *testing.T) {
 		}
 	}
 }
+
+// TestEdgeKernelMatchesGo: edgeSamples (the samples taken in C) gives
+// edgeSamplesGo's samples to the last bit, on random outlines over a
+// random grey image: inside the frame, across its sides, far off it, and
+// with edges too short to sample.
+func TestEdgeKernelMatchesGo(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	const w, h = 97, 61
+	g := make([]uint8, w*h)
+	for i := range g {
+		g[i] = uint8(rng.Intn(256))
+	}
+	c := &cellCtx{w: w, h: h, gray: grayImg{g, w, h}}
+	sampled := 0
+	for k := 0; k < 3000; k++ {
+		n := 3 + rng.Intn(6)
+		spread := []float64{0.5, 5, 40, 150, 3000}[rng.Intn(5)]
+		cx, cy := rng.Float64()*140-20, rng.Float64()*100-20
+		p := make(poly, n)
+		for j := range p {
+			a := 2 * math.Pi * (float64(j) + rng.Float64()*0.8) / float64(n)
+			r := spread * (0.3 + rng.Float64())
+			p[j] = pt{cx + r*math.Cos(a), cy + r*math.Sin(a)}
+		}
+		prefix := []edgeSample{{1, 2, 3, 4, 5, 6, 7}}
+		got := c.edgeSamples(p, append([]edgeSample(nil), prefix...))
+		want := c.edgeSamplesGo(p, append([]edgeSample(nil), prefix...))
+		if len(got) != len(want) {
+			t.Fatalf("outline %d %v: %d samples, Go %d", k, p, len(got), len(want))
+		}
+		for j := range want {
+			if got[j] != want[j] || math.Float32bits(got[j].s) != math.Float32bits(want[j].s) {
+				t.Fatalf("outline %d sample %d: %+v, Go %+v", k, j, got[j], want[j])
+			}
+		}
+		sampled += len(want) - 1
+	}
+	if sampled < 10000 {
+		t.Fatalf("only %d samples compared", sampled)
+	}
+}

@@ -62,8 +62,8 @@ func (c *cellCtx) rasterise(p poly) raster {
 	}
 	minY, maxY := p[0].Y, p[0].Y
 	for _, q := range p {
-		minY = math.Min(minY, q.Y)
-		maxY = math.Max(maxY, q.Y)
+		minY = min(minY, q.Y)
+		maxY = max(maxY, q.Y)
 	}
 	ya := max(0, int(math.Ceil(minY-0.5)))
 	yb := min(c.h-1, int(math.Floor(maxY-0.5)))
