@@ -48,12 +48,31 @@ func randomPlanes(rng *rand.Rand, m *colourModel, n int, depth float64) {
 // of random colours and on one of a few colours repeated (the kernel's
 // memo of colours seen, which must not outlive a call's constants).
 func TestComputeKernelMatchesGo(t *testing.T) {
+	for _, scalar := range []bool{false, true} {
+		setColourForceScalar(scalar)
+		t.Run(map[bool]string{false: "machine", true: "scalar"}[scalar], testComputeKernelMatchesGo)
+	}
+	setColourForceScalar(false)
+}
+
+func testComputeKernelMatchesGo(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	for _, tc := range []struct {
 		hasBlock, noBoard bool
-		palette           int // 0: every pixel random
-	}{{true, false, 0}, {false, false, 0}, {true, true, 0}, {false, true, 0}, {true, false, 40}, {false, true, 40}} {
+		palette           int  // 0: every pixel random
+		lit               bool // the board's and block's brightness a frame's: shadows, sides and every bin in reach
+	}{{true, false, 0, false}, {false, false, 0, false}, {true, true, 0, false}, {false, true, 0, false}, {true, false, 40, false}, {false, true, 40, false},
+		{true, false, 0, true}, {false, false, 0, true}, {true, true, 0, true}, {true, false, 40, true}} {
 		px, m := kernelFrame(rng, 97, 61, tc.hasBlock, tc.noBoard)
+		if tc.lit {
+			m.board[0], m.block[0] = 4.5+rng.Float64(), 3.5+2*rng.Float64()
+			// One pixel in three in deep shadow: below the lowest bin.
+			for i := 0; i < len(px.bgr); i += 9 {
+				for c := i; c < i+3; c++ {
+					px.bgr[c] /= 16
+				}
+			}
+		}
 		if tc.palette > 0 {
 			colours := make([][3]uint8, tc.palette)
 			for i := range colours {
@@ -76,6 +95,11 @@ func TestComputeKernelMatchesGo(t *testing.T) {
 		m.ll = make([]float32, px.w*px.h*llStride)
 		m.computeC(px, rect.Inset(-1), other, &m.lut().obj)
 		m.compute(px, rect) // the C loop
+		for i := llStride - 1; i < len(m.ll); i += llStride {
+			if m.ll[i] != 0 {
+				t.Fatalf("block %v noBoard %v: pixel %d's unused eighth float is %v, not nought", tc.hasBlock, tc.noBoard, i/llStride, m.ll[i])
+			}
+		}
 		got := append([]float32(nil), m.ll...)
 		for i := range m.ll {
 			m.ll[i] = float32(math.NaN())
