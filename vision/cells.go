@@ -115,22 +115,23 @@ type cellCtx struct {
 	shiftLP    [][nHyp]float64
 	// fillBuf is fill's room for the rows' spans; ptX and ptY hold a
 	// cell's sample points for the network (cellPoints).
-	fillBuf []float64
-	spans   []rowSpan  // score's rows drawn on
-	drawing []hypShape // score_hyp's outlines of the hypothesis scored
+	fillBuf  []float64
+	ptX, ptY []int32
+	spans    []rowSpan  // score's rows drawn on
+	drawing  []hypShape // score_hyp's outlines of the hypothesis scored
 	// rasters are the pose's outlines rasterised (shapeRasters): cell i's
 	// hypothesis k's from rasterFirst[i][k] once rastered[i][k]; rows
 	// holds their rows' spans.
 	rastered    [25][nHyp]bool
 	rasterFirst [25][nHyp]int32
-	// rOf is cell i's part id's raster once bit id of rDone[i] is set.
+	rasters     []raster
+	rows        []rowSpan
+	// rOf is cell i's part id's raster (partRaster), the hypotheses'
+	// shared, once bit id of rDone[i] is set.
 	rOf   [25][nEdgeIDs]raster
 	rDone [25]uint16
 	// edgeRuns is edgeSamples's room for an outline's edges.
 	edgeRuns []edgeRun
-	rasters  []raster
-	rows     []rowSpan
-	ptX, ptY []int32
 	// agree is each cell's agreement (agreement) on the pick read, cover
 	// how much nearer pieces cover it (cellCover): the confidence's.
 	agree, cover [25][2]float64
