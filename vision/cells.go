@@ -130,8 +130,6 @@ type cellCtx struct {
 	// shared, once bit id of rDone[i] is set.
 	rOf   [25][nEdgeIDs]raster
 	rDone [25]uint16
-	// edgeRuns is edgeSamples's room for an outline's edges.
-	edgeRuns []edgeRun
 	// agree is each cell's agreement (agreement) on the pick read, cover
 	// how much nearer pieces cover it (cellCover): the confidence's.
 	agree, cover [25][2]float64
@@ -1138,11 +1136,9 @@ func sampleRange(a, b pt, m int, w, h, margin float64) (qa, qb int, in bool) {
 	return qa, qb, qa < qb
 }
 
-// edgeSamplesGo samples outline p: each sample's place, the pixels on its
-// two sides, and its score from the grey image's contrast across the
-// outline. It is the reference edgeSamples (edge_kernel.go) is tested
-// against, and its fallback.
-func (c *cellCtx) edgeSamplesGo(p poly, out []edgeSample) []edgeSample {
+// edgeSamples samples outline p: each sample's place, the pixels on its two
+// sides, and its score from the grey image's contrast across the outline.
+func (c *cellCtx) edgeSamples(p poly, out []edgeSample) []edgeSample {
 	g := c.gray
 	n := len(p)
 	if n < 3 {

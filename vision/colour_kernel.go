@@ -144,7 +144,7 @@ static void colour_ll_avx512(colour_params p, const uint8_t *bgr, const double *
 	const __m512d c2 = _mm512_set1_pd(2), c3 = _mm512_set1_pd(3), c04 = _mm512_set1_pd(0.4), c08 = _mm512_set1_pd(0.8), c24 = _mm512_set1_pd(24);
 	const __m512d bL = _mm512_set1_pd((double)p.binsL), bC = _mm512_set1_pd((double)p.binsC);
 	const __m256i zi = _mm256_setzero_si256(), hiL = _mm256_set1_epi32(p.binsL - 1), hiC = _mm256_set1_epi32(p.binsC - 1);
-	const __m256i nC = _mm256_set1_epi32(p.binsC), nB = _mm256_set1_epi32(nBins);
+	const __m256i nC = _mm256_set1_epi32(p.binsC);
 	const __m512d lSideLo = _mm512_set1_pd(-p.sideSpan), lSideHi = _mm512_set1_pd(0.3);
 	for (int y = p.y0; y < p.y1; y++) {
 		int x = p.x0;
