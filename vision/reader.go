@@ -72,9 +72,10 @@ type Reader struct {
 	colourEdges gocv.Mat
 	colourLines []float32
 	colourReady bool
-	hough       houghLines // the Hough transform's tables and scratch
-	fullGray    gocv.Mat   // full-resolution grey, for refinement
-	blurred     gocv.Mat   // reduced BGR frame blurred, for the grids' views
+	hough       houghLines   // the Hough transform's tables and scratch
+	canny       cannyScratch // colourCanny's scratch
+	fullGray    gocv.Mat     // full-resolution grey, for refinement
+	blurred     gocv.Mat     // reduced BGR frame blurred, for the grids' views
 
 	// edgesReady says edges is the current frame's: prepare clears it, so
 	// that nothing reads the last frame's edges.
@@ -689,7 +690,7 @@ func (r *Reader) prepare(img gocv.Mat) (gocv.Mat, float64, error) {
 // faces) read fewer cells than colour edges for the outline alone.
 func (r *Reader) outlineEdges() (gocv.Mat, []float32) {
 	if !r.colourReady {
-		gocv.Canny(r.small, &r.colourEdges, 40, 120)
+		r.canny.colourCanny(r.small, &r.colourEdges, 40, 120)
 		r.colourLines = r.colourLines[:0]
 		if raw, err := r.hough.lines(r.colourEdges, int(stepHoughVotes*float64(r.small.Rows()))); err == nil {
 			r.colourLines = append(r.colourLines, raw...)
