@@ -10,13 +10,13 @@ import (
 	"gocv.io/x/gocv"
 )
 
-// TestColourCannyMatchesOpenCV: colourCanny gives OpenCV's Canny to the
-// bit on a reduced frame (its use), on noise (every direction and tie, at
+// TestCannyMatchesOpenCV: canny gives OpenCV's Canny to the bit on a
+// reduced frame and its grey (its uses), on noise (every direction and tie, at
 // every size down to one pixel), on noise of a few levels (ties between
 // channels and magnitudes near the thresholds), on grey (every channel
 // tied) and on blurred noise (long runs of weak candidates for the
-// hysteresis), at several thresholds.
-func TestColourCannyMatchesOpenCV(t *testing.T) {
+// hysteresis), each in colour and in grey, at several thresholds.
+func TestCannyMatchesOpenCV(t *testing.T) {
 	frame, _ := benchFrame(t)
 	defer frame.Close()
 	small := gocv.NewMat()
@@ -28,7 +28,11 @@ func TestColourCannyMatchesOpenCV(t *testing.T) {
 		src       gocv.Mat
 		low, high int
 	}
-	cases := []cannyCase{{"frame 40-120", small, 40, 120}, {"frame 10-30", small, 10, 30}}
+	grey := gocv.NewMat()
+	defer grey.Close()
+	gocv.CvtColor(small, &grey, gocv.ColorBGRToGray)
+	cases := []cannyCase{{"frame 40-120", small, 40, 120}, {"frame 10-30", small, 10, 30},
+		{"grey frame 40-120", grey, 40, 120}, {"grey frame 10-30", grey, 10, 30}}
 	rng := rand.New(rand.NewSource(7))
 	sizes := []image.Point{{1, 1}, {1, 7}, {7, 1}, {2, 2}, {3, 3}, {17, 13}, {64, 48}, {203, 117}}
 	for i, sz := range sizes {
@@ -36,8 +40,12 @@ func TestColourCannyMatchesOpenCV(t *testing.T) {
 			m := gocv.NewMatWithSize(sz.Y, sz.X, gocv.MatTypeCV8UC3)
 			t.Cleanup(func() { m.Close() })
 			fillCannyCase(t, m, kind, rng)
+			g := gocv.NewMat()
+			t.Cleanup(func() { g.Close() })
+			gocv.CvtColor(m, &g, gocv.ColorBGRToGray)
 			for _, th := range [][2]int{{40, 120}, {0, 0}, {1, 2}, {5, 300}, {120, 120}} {
-				cases = append(cases, cannyCase{fmt.Sprintf("%s %dx%d %d-%d (%d)", kind, sz.X, sz.Y, th[0], th[1], i), m, th[0], th[1]})
+				cases = append(cases, cannyCase{fmt.Sprintf("%s %dx%d %d-%d (%d)", kind, sz.X, sz.Y, th[0], th[1], i), m, th[0], th[1]},
+					cannyCase{fmt.Sprintf("grey %s %dx%d %d-%d (%d)", kind, sz.X, sz.Y, th[0], th[1], i), g, th[0], th[1]})
 			}
 		}
 	}
@@ -47,7 +55,7 @@ func TestColourCannyMatchesOpenCV(t *testing.T) {
 	defer want.Close()
 	edges := 0
 	for _, tc := range cases {
-		s.colourCanny(tc.src, &got, tc.low, tc.high)
+		s.canny(tc.src, &got, tc.low, tc.high)
 		gocv.Canny(tc.src, &want, float32(tc.low), float32(tc.high))
 		g, err := got.DataPtrUint8()
 		if err != nil {
@@ -97,26 +105,34 @@ func fillCannyCase(t *testing.T, m gocv.Mat, kind string, rng *rand.Rand) {
 	}
 }
 
-// BenchmarkColourCanny times the outline's colour edges of a reduced
-// 640x360 frame: OpenCV's Canny against colourCanny.
-func BenchmarkColourCanny(b *testing.B) {
+// BenchmarkCanny times the edges of a reduced 640x360 frame in colour (the
+// outline's) and in grey (the step edges'): OpenCV's Canny against canny.
+func BenchmarkCanny(b *testing.B) {
 	frame, _ := benchFrame(b)
 	defer frame.Close()
 	small := gocv.NewMat()
 	defer small.Close()
 	shrinkArea(frame, &small, image.Pt(640, 360), new([]uint16))
+	grey := gocv.NewMat()
+	defer grey.Close()
+	gocv.CvtColor(small, &grey, gocv.ColorBGRToGray)
 	out := gocv.NewMat()
 	defer out.Close()
-	b.Run("opencv", func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			gocv.Canny(small, &out, 40, 120)
-		}
-	})
-	b.Run("own", func(b *testing.B) {
-		var s cannyScratch
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			s.colourCanny(small, &out, 40, 120)
-		}
-	})
+	for _, in := range []struct {
+		name string
+		m    gocv.Mat
+	}{{"colour", small}, {"grey", grey}} {
+		b.Run(in.name+"/opencv", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				gocv.Canny(in.m, &out, 40, 120)
+			}
+		})
+		b.Run(in.name+"/own", func(b *testing.B) {
+			var s cannyScratch
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				s.canny(in.m, &out, 40, 120)
+			}
+		})
+	}
 }

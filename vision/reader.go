@@ -73,7 +73,7 @@ type Reader struct {
 	colourLines []float32
 	colourReady bool
 	hough       houghLines   // the Hough transform's tables and scratch
-	canny       cannyScratch // colourCanny's scratch
+	canny       cannyScratch // canny's scratch
 	fullGray    gocv.Mat     // full-resolution grey, for refinement
 	blurred     gocv.Mat     // reduced BGR frame blurred, for the grids' views
 
@@ -690,7 +690,7 @@ func (r *Reader) prepare(img gocv.Mat) (gocv.Mat, float64, error) {
 // faces) read fewer cells than colour edges for the outline alone.
 func (r *Reader) outlineEdges() (gocv.Mat, []float32) {
 	if !r.colourReady {
-		r.canny.colourCanny(r.small, &r.colourEdges, 40, 120)
+		r.canny.canny(r.small, &r.colourEdges, 40, 120)
 		r.colourLines = r.colourLines[:0]
 		if raw, err := r.hough.lines(r.colourEdges, int(stepHoughVotes*float64(r.small.Rows()))); err == nil {
 			r.colourLines = append(r.colourLines, raw...)
@@ -704,7 +704,7 @@ func (r *Reader) outlineEdges() (gocv.Mat, []float32) {
 // frame.
 func (r *Reader) stepEdges() gocv.Mat {
 	if !r.edgesReady {
-		gocv.Canny(r.gray, &r.edges, 40, 120)
+		r.canny.canny(r.gray, &r.edges, 40, 120)
 		r.edgesReady = true
 	}
 	return r.edges
