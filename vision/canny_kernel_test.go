@@ -17,20 +17,13 @@ import (
 // tied) and on blurred noise (long runs of weak candidates for the
 // hysteresis), each in colour and in grey, at several thresholds.
 func TestCannyMatchesOpenCV(t *testing.T) {
-	frame, _ := benchFrame(t)
-	defer frame.Close()
-	small := gocv.NewMat()
-	defer small.Close()
-	shrinkArea(frame, &small, image.Pt(640, 360), new([]uint16))
+	small, grey := reducedBenchFrame(t)
 
 	type cannyCase struct {
 		name      string
 		src       gocv.Mat
 		low, high int
 	}
-	grey := gocv.NewMat()
-	defer grey.Close()
-	gocv.CvtColor(small, &grey, gocv.ColorBGRToGray)
 	cases := []cannyCase{{"frame 40-120", small, 40, 120}, {"frame 10-30", small, 10, 30},
 		{"grey frame 40-120", grey, 40, 120}, {"grey frame 10-30", grey, 10, 30}}
 	rng := rand.New(rand.NewSource(7))
@@ -108,14 +101,7 @@ func fillCannyCase(t *testing.T, m gocv.Mat, kind string, rng *rand.Rand) {
 // BenchmarkCanny times the edges of a reduced 640x360 frame in colour (the
 // outline's) and in grey (the step edges'): OpenCV's Canny against canny.
 func BenchmarkCanny(b *testing.B) {
-	frame, _ := benchFrame(b)
-	defer frame.Close()
-	small := gocv.NewMat()
-	defer small.Close()
-	shrinkArea(frame, &small, image.Pt(640, 360), new([]uint16))
-	grey := gocv.NewMat()
-	defer grey.Close()
-	gocv.CvtColor(small, &grey, gocv.ColorBGRToGray)
+	small, grey := reducedBenchFrame(b)
 	out := gocv.NewMat()
 	defer out.Close()
 	for _, in := range []struct {
@@ -135,4 +121,17 @@ func BenchmarkCanny(b *testing.B) {
 			}
 		})
 	}
+}
+
+// reducedBenchFrame gives the first benchmark frame reduced to 640x360, in
+// colour and in grey, closed when tb ends.
+func reducedBenchFrame(tb testing.TB) (colour, grey gocv.Mat) {
+	tb.Helper()
+	frame, _ := benchFrame(tb)
+	defer frame.Close()
+	colour, grey = gocv.NewMat(), gocv.NewMat()
+	tb.Cleanup(func() { colour.Close(); grey.Close() })
+	shrinkArea(frame, &colour, image.Pt(640, 360), new([]uint16))
+	gocv.CvtColor(colour, &grey, gocv.ColorBGRToGray)
+	return colour, grey
 }
