@@ -214,6 +214,10 @@ import (
 	"gocv.io/x/gocv"
 )
 
+// useOwnCanny takes the reader's Canny edges from canny_run rather than
+// OpenCV (the same edges; TestSwitchCost -switch owncanny times it).
+var useOwnCanny = true
+
 // cannyScratch is canny's working memory, kept between frames.
 type cannyScratch struct {
 	rows  []int16
@@ -229,7 +233,7 @@ func (s *cannyScratch) canny(src gocv.Mat, dst *gocv.Mat, low, high int) {
 	w, h := src.Cols(), src.Rows()
 	cn := src.Channels()
 	in, err := src.DataPtrUint8()
-	if src.Type() != gocv.MatTypeCV8UC3 && src.Type() != gocv.MatTypeCV8U || !src.IsContinuous() || err != nil ||
+	if !useOwnCanny || src.Type() != gocv.MatTypeCV8UC3 && src.Type() != gocv.MatTypeCV8U || !src.IsContinuous() || err != nil ||
 		w < 1 || h < 1 || len(in) < cn*w*h || low > high {
 		gocv.Canny(src, dst, float32(low), float32(high))
 		return

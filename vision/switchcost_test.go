@@ -40,6 +40,7 @@ var readerSwitches = map[string]*bool{
 	"ownconvnet":      &useOwnConvNet,
 	"owncornernets":   &useOwnCornerNets,
 	"ownhandnet":      &useOwnHandNet,
+	"owncanny":        &useOwnCanny,
 }
 
 func switchNames() []string {
