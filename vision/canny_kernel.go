@@ -32,6 +32,16 @@ static inline __attribute__((always_inline)) void canny_rows(const uint8_t *rest
 	}
 }
 
+// canny_pad copies each of n planes' (w + 2 apart) end pixels into the
+// places either side: the border replicated.
+static inline __attribute__((always_inline)) void canny_pad(int16_t *planes, int n, int w) {
+	for (int k = 0; k < n; k++) {
+		int16_t *p = planes + k * (w + 2) + 1;
+		p[-1] = p[0];
+		p[w] = p[w - 1];
+	}
+}
+
 // canny_grad fills row y's magnitudes (mag[0..w-1]) and the chosen
 // channel's gradients, Sobel 3x3 with the border replicated. Sobel is
 // separable: the rows' smoothing and difference are taken first, a plane
@@ -49,11 +59,9 @@ static inline __attribute__((always_inline)) void canny_grad(const uint8_t *rest
 	int16_t *s0 = planes + 1, *s1 = s0 + pw, *s2 = s1 + pw;
 	int16_t *d0 = s2 + pw, *d1 = d0 + pw, *d2 = d1 + pw;
 	canny_rows(up, mid, dn, w, s0, s1, s2, d0, d1, d2);
-	for (int k = 0; k < 6; k++) {
-		int16_t *p = planes + k * pw + 1;
-		p[-1] = p[0];
-		p[w] = p[w - 1];
-	}
+	canny_pad(planes, 6, w);
+	// Each channel's gradient written out: a shared helper with
+	// out-parameters made this loop and the grey one a tenth slower.
 	for (int x = 0; x < w; x++) {
 		int16_t a = (int16_t)(s0[x + 1] - s0[x - 1]);
 		int16_t b = (int16_t)(d0[x - 1] + 2 * d0[x] + d0[x + 1]);
@@ -95,16 +103,23 @@ static inline __attribute__((always_inline)) void canny_grad_grey(const uint8_t 
 	const uint8_t *restrict dn = src + (size_t)(y < h - 1 ? y + 1 : h - 1) * w;
 	int16_t *restrict s = planes + 1, *restrict d = planes + w + 3;
 	canny_rows_grey(up, mid, dn, w, s, d);
-	s[-1] = s[0];
-	s[w] = s[w - 1];
-	d[-1] = d[0];
-	d[w] = d[w - 1];
+	canny_pad(planes, 2, w);
 	for (int x = 0; x < w; x++) {
 		const int16_t a = (int16_t)(s[x + 1] - s[x - 1]);
 		const int16_t b = (int16_t)(d[x - 1] + 2 * d[x] + d[x + 1]);
 		mag[x] = (int16_t)((a < 0 ? -a : a) + (b < 0 ? -b : b));
 		dx[x] = a;
 		dy[x] = b;
+	}
+}
+
+// canny_row_grad is canny_grad or canny_grad_grey by the channels cn.
+static inline __attribute__((always_inline)) void canny_row_grad(const uint8_t *src, int cn, int w, int h, int y,
+                       int16_t *planes, int16_t *mag, int16_t *dx, int16_t *dy) {
+	if (cn == 1) {
+		canny_grad_grey(src, w, h, y, planes, mag, dx, dy);
+	} else {
+		canny_grad(src, w, h, y, planes, mag, dx, dy);
 	}
 }
 
@@ -140,8 +155,8 @@ static inline __attribute__((always_inline)) void canny_nms(
 }
 
 // canny_run writes src's (w x h, continuous, cn channels: 1 grey or 3
-// BGR) edges to out (w x h, 255 on an edge, else 0). rows holds 16 * (w + 2) int16s; map (w + 2) *
-// (h + 2) bytes; stack w * h ints.
+// BGR) edges to out (w x h, 255 on an edge, else 0). rows holds 16 *
+// (w + 2) int16s; map (w + 2) * (h + 2) bytes; stack w * h ints.
 __attribute__((target_clones("avx2", "default")))
 static void canny_run(const uint8_t *src, int cn, int w, int h, int low, int high,
                       uint8_t *out, int16_t *rows, uint8_t *map, int32_t *stack) {
@@ -160,21 +175,13 @@ static void canny_run(const uint8_t *src, int cn, int w, int h, int low, int hig
 	memset(map, 1, (size_t)mw);
 	memset(map + (size_t)(h + 1) * mw, 1, (size_t)mw);
 	int top = 0;
-	if (cn == 1) {
-		canny_grad_grey(src, w, h, 0, planes, mags[0], dxs[0], dys[0]);
-	} else {
-		canny_grad(src, w, h, 0, planes, mags[0], dxs[0], dys[0]);
-	}
+	canny_row_grad(src, cn, w, h, 0, planes, mags[0], dxs[0], dys[0]);
 	for (int y = 0; y < h; y++) {
 		const int a = y % 3, n = (y + 1) % 3;
 		const int16_t *mp = y > 0 ? mags[(y + 2) % 3] : zero + 1;
 		const int16_t *ma = mags[a], *mn;
 		if (y + 1 < h) {
-			if (cn == 1) {
-				canny_grad_grey(src, w, h, y + 1, planes, mags[n], dxs[n], dys[n]);
-			} else {
-				canny_grad(src, w, h, y + 1, planes, mags[n], dxs[n], dys[n]);
-			}
+			canny_row_grad(src, cn, w, h, y + 1, planes, mags[n], dxs[n], dys[n]);
 			mn = mags[n];
 		} else {
 			mn = zero + 1;
